@@ -1,0 +1,30 @@
+import "server-only";
+import { env } from "@/lib/env";
+import { openDatabase, type DatabaseHandle, type Db } from "./client";
+
+/**
+ * The app's database, one per process. Kept on globalThis so dev-server reloads reuse it: two PGlite instances
+ * on one folder corrupt it. The embedded database migrates itself at first use; a server database is migrated at
+ * release with `npm run db:migrate`.
+ */
+const globalForDb = globalThis as unknown as { appDatabase?: Promise<DatabaseHandle> };
+
+export function getDatabase(): Promise<DatabaseHandle> {
+  globalForDb.appDatabase ??= (async () => {
+    const handle = env.DATABASE_URL
+      ? await openDatabase({ url: env.DATABASE_URL })
+      : await openDatabase({ embedded: env.PGLITE_DIR });
+    if (handle.kind === "embedded") await handle.migrate();
+    return handle;
+  })().catch((error: unknown) => {
+    globalForDb.appDatabase = undefined;
+    throw error;
+  });
+  return globalForDb.appDatabase;
+}
+
+export async function getDb(): Promise<Db> {
+  return (await getDatabase()).db;
+}
+
+export type { Db, DbOrTx } from "./client";

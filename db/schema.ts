@@ -1,0 +1,177 @@
+import { sql } from "drizzle-orm";
+import {
+  bigint,
+  index,
+  integer,
+  jsonb,
+  numeric,
+  pgTable,
+  primaryKey,
+  serial,
+  text,
+  timestamp,
+  uniqueIndex,
+} from "drizzle-orm/pg-core";
+
+const createdAt = () => timestamp("created_at", { withTimezone: true }).notNull().defaultNow();
+const updatedAt = () => timestamp("updated_at", { withTimezone: true }).notNull().defaultNow();
+
+/**
+ * One row per store the app is installed on. The platform's install_id is stable per app and store, and a new
+ * install on the same store replaces the token, so the store id is the key and everything else is upserted.
+ */
+export const installs = pgTable(
+  "installs",
+  {
+    storeId: integer("store_id").primaryKey(),
+    installId: integer("install_id").notNull(),
+    storeName: text("store_name").notNull(),
+    scopes: text("scopes").array().notNull().default(sql`'{}'::text[]`),
+    /**
+     * active | uninstalled | revoked | app_suspended | app_not_approved | app_plan_required.
+     * Anything but active means the token is not used until the merchant installs again (or the platform lifts it).
+     */
+    state: text("state").notNull().default("active"),
+    stateChangedAt: timestamp("state_changed_at", { withTimezone: true }).notNull().defaultNow(),
+    /** AES-256-GCM of the access token: base64(iv | ciphertext | tag). Null once the token is destroyed. */
+    tokenCiphertext: text("token_ciphertext"),
+    /** Which key encrypted it, so keys can be rotated (`npm run tokens:rotate`). */
+    tokenKeyId: text("token_key_id"),
+    installedAt: timestamp("installed_at", { withTimezone: true }).notNull().defaultNow(),
+    uninstalledAt: timestamp("uninstalled_at", { withTimezone: true }),
+    updatedAt: updatedAt(),
+  },
+  (table) => [uniqueIndex("installs_install_id_key").on(table.installId)],
+);
+
+/** Every webhook event id ever applied: the unique key is what makes redelivered events a no-op. */
+export const webhookEvents = pgTable(
+  "webhook_events",
+  {
+    id: text("id").primaryKey(),
+    event: text("event").notNull(),
+    storeId: integer("store_id").notNull(),
+    deliveryId: text("delivery_id"),
+    receivedAt: timestamp("received_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [index("webhook_events_store_idx").on(table.storeId, table.receivedAt)],
+);
+
+export const orders = pgTable(
+  "orders",
+  {
+    storeId: integer("store_id").notNull(),
+    id: bigint("id", { mode: "number" }).notNull(),
+    orderNumber: text("order_number").notNull(),
+    storeSeq: integer("store_seq"),
+    status: text("status").notNull(),
+    paymentStatus: text("payment_status"),
+    paymentMethod: text("payment_method"),
+    deliveryType: text("delivery_type"),
+    deskName: text("desk_name"),
+    customerName: text("customer_name"),
+    customerPhone: text("customer_phone"),
+    customerEmail: text("customer_email"),
+    wilayaId: integer("wilaya_id"),
+    wilayaName: text("wilaya_name"),
+    commune: text("commune"),
+    address: text("address"),
+    subtotal: numeric("subtotal", { precision: 14, scale: 2 }),
+    shippingCost: numeric("shipping_cost", { precision: 14, scale: 2 }),
+    discount: numeric("discount", { precision: 14, scale: 2 }),
+    total: numeric("total", { precision: 14, scale: 2 }),
+    promoCode: text("promo_code"),
+    customerNotes: text("customer_notes"),
+    trackingNumber: text("tracking_number"),
+    deliveryCompany: text("delivery_company"),
+    /** The platform's own timestamps: updated_at decides whether an incoming copy is newer than the stored one. */
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull(),
+    /** Fields the platform sends that this schema does not model yet, kept so nothing is lost. */
+    extra: jsonb("extra").$type<Record<string, unknown>>(),
+    syncedAt: timestamp("synced_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    primaryKey({ columns: [table.storeId, table.id] }),
+    index("orders_store_created_idx").on(table.storeId, table.createdAt.desc(), table.id.desc()),
+    index("orders_store_status_created_idx").on(table.storeId, table.status, table.createdAt.desc(), table.id.desc()),
+    index("orders_store_phone_idx").on(table.storeId, table.customerPhone),
+  ],
+);
+
+export const orderItems = pgTable(
+  "order_items",
+  {
+    storeId: integer("store_id").notNull(),
+    orderId: bigint("order_id", { mode: "number" }).notNull(),
+    position: integer("position").notNull(),
+    productId: bigint("product_id", { mode: "number" }),
+    variantId: bigint("variant_id", { mode: "number" }),
+    productName: text("product_name"),
+    variantName: text("variant_name"),
+    sku: text("sku"),
+    price: numeric("price", { precision: 14, scale: 2 }),
+    quantity: integer("quantity"),
+    total: numeric("total", { precision: 14, scale: 2 }),
+    source: text("source"),
+  },
+  (table) => [primaryKey({ columns: [table.storeId, table.orderId, table.position] })],
+);
+
+/** Status history of an order, one row per status reached (the platform sends each status event at most once). */
+export const orderStatusHistory = pgTable(
+  "order_status_history",
+  {
+    id: serial("id").primaryKey(),
+    storeId: integer("store_id").notNull(),
+    orderId: bigint("order_id", { mode: "number" }).notNull(),
+    status: text("status").notNull(),
+    previousStatus: text("previous_status"),
+    changedAt: timestamp("changed_at", { withTimezone: true }).notNull(),
+    eventId: text("event_id"),
+    recordedAt: createdAt(),
+  },
+  (table) => [uniqueIndex("order_status_history_once_idx").on(table.storeId, table.orderId, table.status)],
+);
+
+/**
+ * Request budgets shared by every app instance: one row per bucket and clock minute. The platform's windows are
+ * fixed and reset at each clock minute, so a counter per minute mirrors them exactly.
+ */
+export const rateBuckets = pgTable(
+  "rate_buckets",
+  {
+    bucket: text("bucket").notNull(),
+    windowStart: timestamp("window_start", { withTimezone: true }).notNull(),
+    used: integer("used").notNull().default(0),
+  },
+  (table) => [primaryKey({ columns: [table.bucket, table.windowStart] })],
+);
+
+/** Per-store order sync progress and the lease that keeps one poller per store across instances. */
+export const orderSyncState = pgTable("order_sync_state", {
+  storeId: integer("store_id").primaryKey(),
+  lastSyncedAt: timestamp("last_synced_at", { withTimezone: true }),
+  /** Created-at high-water mark passed as `since` on the next poll. */
+  sinceCursor: timestamp("since_cursor", { withTimezone: true }),
+  leaseOwner: text("lease_owner"),
+  leaseUntil: timestamp("lease_until", { withTimezone: true }),
+  lastError: text("last_error"),
+  updatedAt: updatedAt(),
+});
+
+export type Install = typeof installs.$inferSelect;
+export type NewInstall = typeof installs.$inferInsert;
+export type Order = typeof orders.$inferSelect;
+export type NewOrder = typeof orders.$inferInsert;
+export type OrderItem = typeof orderItems.$inferSelect;
+export type NewOrderItem = typeof orderItems.$inferInsert;
+export type OrderStatusChange = typeof orderStatusHistory.$inferSelect;
+export type WebhookEventRecord = typeof webhookEvents.$inferSelect;
+export type InstallState =
+  | "active"
+  | "uninstalled"
+  | "revoked"
+  | "app_suspended"
+  | "app_not_approved"
+  | "app_plan_required";

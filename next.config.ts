@@ -1,0 +1,12 @@
+import type { NextConfig } from "next";
+
+const nextConfig: NextConfig = {
+  output: "standalone",
+  // PGlite ships a wasm build of PostgreSQL; bundling it copies the wasm into static media and breaks at run time.
+  serverExternalPackages: ["@electric-sql/pglite"],
+  poweredByHeader: false,
+  // Test runs build into their own folder so a running `npm run dev` and `npm test` never share one.
+  distDir: process.env.NEXT_DIST_DIR ?? ".next",
+};
+
+export default nextConfig;

@@ -1,0 +1,20 @@
+import path from "node:path";
+import { defineConfig } from "vitest/config";
+
+export default defineConfig({
+  resolve: {
+    alias: {
+      "@": path.resolve(import.meta.dirname),
+      "server-only": path.resolve(import.meta.dirname, "tests/helpers/empty-module.ts"),
+    },
+  },
+  test: {
+    include: ["tests/unit/**/*.test.ts", "tests/integration/**/*.test.ts", "emulator/tests/**/*.test.ts"],
+    environment: "node",
+    // Two cores: embedded databases are heavy to start, so keep parallelism modest and timeouts generous.
+    maxWorkers: 2,
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+    env: { NODE_ENV: "test" },
+  },
+});
