@@ -24,6 +24,8 @@ export type EmulatorContext = {
   /** Persist the state (debounced); call after every mutation. */
   save(): void;
   nextId(kind: string): number;
+  /** Set by startEmulator once the engine exists; actions such as uninstall notify it. */
+  webhooks: WebhookEngine;
 };
 
 export type EmuRequest = {
@@ -48,3 +50,16 @@ export type EmuResponse = {
 export type Handler = (request: EmuRequest, ctx: EmulatorContext) => Promise<EmuResponse> | EmuResponse;
 
 export type Route = { method: "GET" | "POST" | "PATCH" | "DELETE" | "PUT"; path: string; handler: Handler };
+
+/** The webhook side of the emulator (emulator/src/webhooks/engine.ts implements it). */
+export type WebhookEngine = {
+  /** What happens every emulated minute: the order checker, then the dispatcher. */
+  tick(): Promise<void>;
+  /** Queue the app.uninstalled notice for an install that was just uninstalled. */
+  onUninstalled(install: import("../model").Install): void;
+  /** An install (new or again on the same store): drops a pending uninstall notice of that store, per the spec. */
+  onInstalled(install: import("../model").Install): void;
+  /** The console's verify button: one webhook.verify request, 2xx within 6 seconds. */
+  verify(): Promise<{ ok: boolean; status: number | null; error: string | null }>;
+  stop(): void;
+};
