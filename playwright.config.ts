@@ -1,0 +1,64 @@
+import { existsSync } from "node:fs";
+import { defineConfig, devices } from "@playwright/test";
+import { e2eAppEnv } from "./tests/e2e/support/app-env";
+import { APP_PORT, APP_URL, EMULATOR_PORT, EMULATOR_URL } from "./tests/e2e/support/servers";
+
+/**
+ * Chromium: PLAYWRIGHT_CHROMIUM_PATH when set, else the system's /usr/bin/chromium when present (machines where
+ * Playwright cannot download its own), else Playwright's own build (`npx playwright install chromium`).
+ */
+const systemChromium = process.env.PLAYWRIGHT_CHROMIUM_PATH ?? (existsSync("/usr/bin/chromium") ? "/usr/bin/chromium" : undefined);
+
+export default defineConfig({
+  testDir: "tests/e2e",
+  outputDir: "test-results",
+  // One app, one emulator, one database: tests share them, so they run one at a time.
+  workers: 1,
+  fullyParallel: false,
+  retries: 0,
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
+  // The JSON report (path from PLAYWRIGHT_JSON_OUTPUT_FILE) feeds the pass/fail totals `npm test` prints.
+  reporter: process.env.PLAYWRIGHT_JSON_OUTPUT_FILE
+    ? [["list"], ["json"]]
+    : process.env.CI
+      ? [["list"]]
+      : [["list"], ["html", { open: "never" }]],
+  use: {
+    baseURL: APP_URL,
+    trace: "retain-on-failure",
+    screenshot: "only-on-failure",
+  },
+  projects: [
+    {
+      name: "chromium",
+      use: {
+        ...devices["Desktop Chrome"],
+        launchOptions: {
+          executablePath: systemChromium,
+          // The machine's network is closed: keep Chromium from phoning home at every start.
+          args: ["--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
+        },
+      },
+    },
+  ],
+  webServer: [
+    {
+      command: `npx tsx emulator/src/cli.ts start --port ${EMULATOR_PORT} --app-url ${APP_URL} --memory --no-auto-tick`,
+      url: `${EMULATOR_URL}/_emulator/clock`,
+      reuseExistingServer: false,
+      timeout: 60_000,
+      stdout: "pipe",
+      stderr: "pipe",
+    },
+    {
+      command: `npx next start -p ${APP_PORT}`,
+      url: `${APP_URL}/api/health`,
+      env: e2eAppEnv(),
+      reuseExistingServer: false,
+      timeout: 90_000,
+      stdout: "pipe",
+      stderr: "pipe",
+    },
+  ],
+});

@@ -1,0 +1,32 @@
+/**
+ * `npm run db:migrate`: applies db/migrations to DATABASE_URL, or to the embedded database under .data/ when it is
+ * unset. Run it at release, before the new version starts. The embedded database also migrates itself when the app
+ * starts, so in development this is only needed to prepare a folder ahead of time.
+ */
+import { readFile } from "node:fs/promises";
+import path from "node:path";
+import { MIGRATIONS_FOLDER, openDatabase } from "../db/client";
+import { parseEnv } from "../lib/env";
+
+async function main(): Promise<void> {
+  const env = parseEnv(process.env);
+  const journal = JSON.parse(await readFile(path.join(MIGRATIONS_FOLDER, "meta", "_journal.json"), "utf8")) as {
+    entries: { tag: string }[];
+  };
+  const handle = env.DATABASE_URL
+    ? await openDatabase({ url: env.DATABASE_URL, maxConnections: 1 })
+    : await openDatabase({ embedded: env.PGLITE_DIR });
+  console.log(`Applying ${journal.entries.length} migration(s) to ${handle.kind} database ${handle.location} …`);
+  const started = Date.now();
+  try {
+    await handle.migrate();
+  } finally {
+    await handle.close();
+  }
+  console.log(`✓ Database is at ${journal.entries.at(-1)?.tag ?? "(no migrations)"} (${Date.now() - started} ms).`);
+}
+
+main().catch((error: unknown) => {
+  console.error(`✗ Migration failed: ${error instanceof Error ? error.message : String(error)}`);
+  process.exit(1);
+});

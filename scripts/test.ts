@@ -1,0 +1,156 @@
+/**
+ * `npm test`: the whole suite, each step printed with its time. Type-check, lint, unit and integration tests
+ * (vitest, on the embedded database or on TEST_DATABASE_URL), a production build, then the browser tests
+ * (Playwright in Chromium against the build and the emulator).
+ *
+ * TEST_DATABASE_URL=postgres://... runs everything against that server instead: each vitest file gets a fresh
+ * database on it, and the browser tests get one of their own.
+ */
+import { spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { readFile, rm } from "node:fs/promises";
+import postgres from "postgres";
+
+type Step = { name: string; command: string; args: string[]; env?: Record<string, string> };
+
+const serverUrl = process.env.TEST_DATABASE_URL;
+const skipE2e = process.argv.includes("--no-e2e");
+const distDir = ".next-test";
+const reportsDir = ".data/test-reports";
+const vitestReport = `${reportsDir}/vitest.json`;
+const playwrightReport = `${reportsDir}/playwright.json`;
+
+type Counts = { passed: number; failed: number; skipped: number };
+
+async function readCounts(): Promise<Counts> {
+  const counts: Counts = { passed: 0, failed: 0, skipped: 0 };
+  try {
+    const vitest = JSON.parse(await readFile(vitestReport, "utf8")) as {
+      numPassedTests: number;
+      numFailedTests: number;
+      numPendingTests: number;
+      numTodoTests: number;
+    };
+    counts.passed += vitest.numPassedTests;
+    counts.failed += vitest.numFailedTests;
+    counts.skipped += vitest.numPendingTests + vitest.numTodoTests;
+  } catch {
+    // No report: the step did not run.
+  }
+  try {
+    const playwright = JSON.parse(await readFile(playwrightReport, "utf8")) as {
+      stats: { expected: number; unexpected: number; skipped: number; flaky: number };
+    };
+    counts.passed += playwright.stats.expected + playwright.stats.flaky;
+    counts.failed += playwright.stats.unexpected;
+    counts.skipped += playwright.stats.skipped;
+  } catch {
+    // No report: the step did not run.
+  }
+  return counts;
+}
+
+/** The closing line CI reads: plain "N passed, N failed" over vitest and Playwright together. */
+async function printTotals(): Promise<void> {
+  const counts = await readCounts();
+  console.log(`\ntests: ${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped`);
+}
+
+function run(step: Step): Promise<number> {
+  return new Promise((resolve) => {
+    const child = spawn(step.command, step.args, {
+      stdio: "inherit",
+      env: { ...process.env, ...step.env },
+    });
+    child.on("exit", (code, signal) => resolve(code ?? (signal ? 1 : 0)));
+  });
+}
+
+async function createE2eDatabase(url: string): Promise<{ url: string; drop(): Promise<void> }> {
+  const name = `starter_e2e_${randomBytes(5).toString("hex")}`;
+  const admin = postgres(url, { max: 1, onnotice: () => {} });
+  await admin.unsafe(`create database ${name}`);
+  await admin.end();
+  const target = new URL(url);
+  target.pathname = `/${name}`;
+  const { openDatabase } = await import("../db/client");
+  const handle = await openDatabase({ url: target.toString(), maxConnections: 1 });
+  await handle.migrate();
+  await handle.close();
+  return {
+    url: target.toString(),
+    async drop() {
+      const dropper = postgres(url, { max: 1, onnotice: () => {} });
+      await dropper.unsafe(`drop database if exists ${name} with (force)`);
+      await dropper.end();
+    },
+  };
+}
+
+async function main(): Promise<void> {
+  const started = Date.now();
+  const database = serverUrl ? `PostgreSQL server (${new URL(serverUrl).host})` : "embedded PGlite";
+  console.log(`\n▶ npm test on Node ${process.version}, database: ${database}\n`);
+
+  const steps: Step[] = [
+    { name: "type-check", command: "npx", args: ["tsc", "--noEmit"] },
+    { name: "lint", command: "npx", args: ["eslint", "--max-warnings=0", "."] },
+    {
+      name: "unit and integration tests",
+      command: "npx",
+      args: ["vitest", "run", "--reporter=default", "--reporter=json", `--outputFile.json=${vitestReport}`],
+    },
+  ];
+  if (!skipE2e) {
+    steps.push({ name: "production build", command: "npx", args: ["next", "build"], env: { NEXT_DIST_DIR: distDir } });
+  }
+
+  await rm(reportsDir, { recursive: true, force: true });
+  const timings: string[] = [];
+  for (const step of steps) {
+    const stepStart = Date.now();
+    console.log(`\n━━ ${step.name} ━━`);
+    const code = await run(step);
+    const seconds = ((Date.now() - stepStart) / 1000).toFixed(1);
+    timings.push(`${code === 0 ? "✓" : "✗"} ${step.name} (${seconds}s)`);
+    if (code !== 0) {
+      console.error(`\n✗ ${step.name} failed (exit ${code}). Steps so far:\n  ${timings.join("\n  ")}`);
+      await printTotals();
+      process.exit(code);
+    }
+  }
+
+  if (!skipE2e) {
+    const stepStart = Date.now();
+    console.log("\n━━ browser tests (Playwright, Chromium) ━━");
+    await rm(".data/e2e", { recursive: true, force: true });
+    const e2eDatabase = serverUrl ? await createE2eDatabase(serverUrl) : null;
+    const code = await run({
+      name: "browser tests",
+      command: "npx",
+      args: ["playwright", "test"],
+      env: {
+        NEXT_DIST_DIR: distDir,
+        PLAYWRIGHT_JSON_OUTPUT_FILE: playwrightReport,
+        ...(e2eDatabase ? { E2E_DATABASE_URL: e2eDatabase.url } : {}),
+      },
+    });
+    await e2eDatabase?.drop();
+    const seconds = ((Date.now() - stepStart) / 1000).toFixed(1);
+    timings.push(`${code === 0 ? "✓" : "✗"} browser tests (${seconds}s)`);
+    if (code !== 0) {
+      console.error(`\n✗ browser tests failed (exit ${code}). Steps:\n  ${timings.join("\n  ")}`);
+      await printTotals();
+      process.exit(code);
+    }
+  }
+
+  const total = ((Date.now() - started) / 1000).toFixed(1);
+  console.log(`\n✓ all steps passed in ${total}s (${database}, Node ${process.version}):\n  ${timings.join("\n  ")}`);
+  await printTotals();
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

@@ -1,0 +1,24 @@
+import { DEV_APP } from "../../../emulator/src/dev-app";
+import { APP_PORT, APP_URL, EMULATOR_URL } from "./servers";
+
+/** The production environment the end-to-end app runs with: the emulator's fixture credentials, nothing from a .env. */
+export function e2eAppEnv(): Record<string, string> {
+  const env: Record<string, string> = {
+    NODE_ENV: "production",
+    PORT: String(APP_PORT),
+    APP_URL,
+    SVC_AUTH_URL: EMULATOR_URL,
+    SVC_API_URL: EMULATOR_URL,
+    SVC_CLIENT_ID: DEV_APP.clientId,
+    SVC_CLIENT_SECRET: DEV_APP.clientSecret,
+    SVC_WEBHOOK_SECRET: DEV_APP.webhookSecret,
+    SESSION_SECRET: "e2e-session-secret-at-least-32-characters-long",
+    TOKEN_ENCRYPTION_KEY: Buffer.alloc(32, 42).toString("base64"),
+    CRON_SECRET: "e2e-cron-secret-0123456789",
+    NEXT_DIST_DIR: process.env.NEXT_DIST_DIR ?? ".next-test",
+    LOG_LEVEL: "warn",
+  };
+  if (process.env.E2E_DATABASE_URL) env.DATABASE_URL = process.env.E2E_DATABASE_URL;
+  else env.PGLITE_DIR = process.env.E2E_PGLITE_DIR ?? ".data/e2e/pglite";
+  return env;
+}
