@@ -5,6 +5,9 @@ const nextConfig: NextConfig = {
   // PGlite ships a wasm build of PostgreSQL; bundling it copies the wasm into static media and breaks at run time.
   serverExternalPackages: ["@electric-sql/pglite"],
   poweredByHeader: false,
+  // The app migrates an embedded database at start and `npm run doctor` compares against the journal: ship the
+  // migrations with the standalone server.
+  outputFileTracingIncludes: { "/**": ["./db/migrations/**/*"] },
   // Test runs build into their own folder so a running `npm run dev` and `npm test` never share one.
   distDir: process.env.NEXT_DIST_DIR ?? ".next",
 };

@@ -1,0 +1,95 @@
+import { describe, expect, it } from "vitest";
+import { EnvError, parseEnv } from "@/lib/env";
+import { DEV_APP } from "@/emulator/src/dev-app";
+
+const productionEnv = {
+  NODE_ENV: "production",
+  APP_URL: "https://app.example.com/",
+  SVC_AUTH_URL: "https://auth.example.com",
+  SVC_API_URL: "https://api.example.com",
+  SVC_CLIENT_ID: "svcapp_0123456789abcdef0123",
+  SVC_CLIENT_SECRET: "svcas_" + "ab".repeat(24),
+  SVC_WEBHOOK_SECRET: "whsec_production_0123456789",
+  SESSION_SECRET: "x".repeat(32),
+  TOKEN_ENCRYPTION_KEY: Buffer.alloc(32, 1).toString("base64"),
+};
+
+function problemsOf(raw: Record<string, string | undefined>): Record<string, string> {
+  try {
+    parseEnv(raw);
+  } catch (error) {
+    if (error instanceof EnvError) return Object.fromEntries(error.problems.map((p) => [p.variable, p.message]));
+    throw error;
+  }
+  return {};
+}
+
+describe("parseEnv", () => {
+  it("gives development every default the emulator's fixtures expect, with no variable set", () => {
+    const env = parseEnv({ NODE_ENV: "development" });
+    expect(env.APP_URL).toBe("http://localhost:3000");
+    expect(env.SVC_AUTH_URL).toBe("http://localhost:4000");
+    expect(env.SVC_CLIENT_ID).toBe(DEV_APP.clientId);
+    expect(env.SVC_CLIENT_SECRET).toBe(DEV_APP.clientSecret);
+    expect(env.SVC_WEBHOOK_SECRET).toBe(DEV_APP.webhookSecret);
+    expect(env.DATABASE_URL).toBeUndefined();
+  });
+
+  it("points the development defaults at EMULATOR_PORT", () => {
+    expect(parseEnv({ NODE_ENV: "development", EMULATOR_PORT: "4555" }).SVC_API_URL).toBe("http://localhost:4555");
+  });
+
+  it("accepts a complete production environment and trims the origin's trailing slash", () => {
+    const env = parseEnv(productionEnv);
+    expect(env.APP_URL).toBe("https://app.example.com");
+    expect(env.SVC_SCOPES).toBeUndefined();
+  });
+
+  it("names every missing variable at once in production, with no development default filling in", () => {
+    const problems = problemsOf({ NODE_ENV: "production" });
+    expect(Object.keys(problems).sort()).toEqual(
+      [
+        "APP_URL",
+        "SESSION_SECRET",
+        "SVC_API_URL",
+        "SVC_AUTH_URL",
+        "SVC_CLIENT_ID",
+        "SVC_CLIENT_SECRET",
+        "SVC_WEBHOOK_SECRET",
+        "TOKEN_ENCRYPTION_KEY",
+      ].sort(),
+    );
+    expect(problems.SVC_CLIENT_ID).toBe("missing");
+  });
+
+  it.each([
+    ["SVC_CLIENT_ID", "svcapp_XYZ", "svcapp_ followed by 20 hex"],
+    ["SVC_CLIENT_SECRET", "svcas_123", "svcas_ followed by 48 hex"],
+    ["SESSION_SECRET", "short", "at least 32 characters"],
+    ["TOKEN_ENCRYPTION_KEY", Buffer.alloc(16).toString("base64"), "32 random bytes"],
+    ["APP_URL", "app.example.com", "absolute URL"],
+    ["DATABASE_URL", "mysql://x", "postgres://"],
+    ["SVC_SCOPES", "a".repeat(513), "512"],
+  ])("refuses a malformed %s with a message saying what is expected", (variable, value, expected) => {
+    const problems = problemsOf({ ...productionEnv, [variable]: value });
+    expect(Object.keys(problems)).toEqual([variable]);
+    expect(problems[variable]).toContain(expected);
+  });
+
+  it("never echoes a variable's value in its message", () => {
+    const secret = "svcas_not-really-hex-but-secret-value";
+    try {
+      parseEnv({ ...productionEnv, SVC_CLIENT_SECRET: secret });
+      expect.unreachable();
+    } catch (error) {
+      expect((error as Error).message).not.toContain(secret);
+    }
+  });
+
+  it("splits SVC_SCOPES on white space", () => {
+    expect(parseEnv({ ...productionEnv, SVC_SCOPES: " orders:read  products:read " }).SVC_SCOPES).toEqual([
+      "orders:read",
+      "products:read",
+    ]);
+  });
+});
