@@ -1,0 +1,127 @@
+import { and, asc, desc, eq, sql, type SQL } from "drizzle-orm";
+import type { DbOrTx } from "@/db/client";
+import { orderItems, orders, orderStatusHistory, type Order, type OrderItem, type OrderStatusChange } from "@/db/schema";
+
+/**
+ * Read queries behind the orders pages. They read only the app's own database (filled by webhooks and the sync),
+ * never the platform, so the pages stay fast and keep working while the platform is down.
+ */
+
+export const ORDERS_PAGE_SIZE = 50;
+const MAX_PAGE_SIZE = 200;
+
+export type OrderListRow = Pick<
+  Order,
+  "id" | "orderNumber" | "createdAt" | "customerName" | "customerPhone" | "wilayaName" | "total" | "status"
+>;
+
+export type OrderListPage = {
+  rows: OrderListRow[];
+  /** Opaque cursor of the page after this one, or null on the last page. */
+  nextCursor: string | null;
+};
+
+/**
+ * The keys of the last row shown. created_at is kept in whole microseconds (PostgreSQL's precision) as a decimal
+ * string: a JavaScript Date would round it to milliseconds and could skip or repeat rows at a page boundary.
+ */
+export type OrderCursor = { createdAtMicros: string; id: number };
+
+export function encodeOrderCursor(cursor: OrderCursor): string {
+  return Buffer.from(JSON.stringify([cursor.createdAtMicros, cursor.id]), "utf8").toString("base64url");
+}
+
+/** Null for anything that is not a cursor this module wrote: a tampered URL just shows the first page. */
+export function decodeOrderCursor(value: string | null | undefined): OrderCursor | null {
+  if (!value || value.length > 200) return null;
+  try {
+    const parsed: unknown = JSON.parse(Buffer.from(value, "base64url").toString("utf8"));
+    if (!Array.isArray(parsed) || parsed.length !== 2) return null;
+    const [micros, id] = parsed as unknown[];
+    if (typeof micros !== "string" || !/^-?\d{1,19}$/.test(micros)) return null;
+    if (typeof id !== "number" || !Number.isSafeInteger(id)) return null;
+    return { createdAtMicros: micros, id };
+  } catch {
+    return null;
+  }
+}
+
+export type OrderListOptions = {
+  status?: string | null;
+  /** Exact customer phone. */
+  phone?: string | null;
+  cursor?: string | null;
+  limit?: number;
+};
+
+/**
+ * One page of a store's orders, newest first, by keyset on (created_at desc, id desc): each page costs an index
+ * range scan of `limit` rows however deep it is, which OFFSET could not promise on 100,000 orders. The status
+ * filter uses orders_store_status_created_idx, the phone filter orders_store_phone_idx.
+ */
+export async function listOrdersPage(db: DbOrTx, storeId: number, options: OrderListOptions = {}): Promise<OrderListPage> {
+  const limit = Math.min(Math.max(Math.trunc(options.limit ?? ORDERS_PAGE_SIZE), 1), MAX_PAGE_SIZE);
+  const conditions: SQL[] = [eq(orders.storeId, storeId)];
+  if (options.status) conditions.push(eq(orders.status, options.status));
+  if (options.phone) conditions.push(eq(orders.customerPhone, options.phone));
+  const cursor = decodeOrderCursor(options.cursor);
+  if (cursor) {
+    // A row comparison, so PostgreSQL turns it into one index range condition.
+    conditions.push(
+      sql`(${orders.createdAt}, ${orders.id}) < (timestamptz 'epoch' + ${cursor.createdAtMicros}::bigint * interval '1 microsecond', ${cursor.id}::bigint)`,
+    );
+  }
+  const found = await db
+    .select({
+      id: orders.id,
+      orderNumber: orders.orderNumber,
+      createdAt: orders.createdAt,
+      customerName: orders.customerName,
+      customerPhone: orders.customerPhone,
+      wilayaName: orders.wilayaName,
+      total: orders.total,
+      status: orders.status,
+      createdAtMicros: sql<string>`((extract(epoch from ${orders.createdAt}) * 1000000)::bigint)::text`,
+    })
+    .from(orders)
+    .where(and(...conditions))
+    .orderBy(desc(orders.createdAt), desc(orders.id))
+    .limit(limit + 1);
+
+  const hasMore = found.length > limit;
+  const page = hasMore ? found.slice(0, limit) : found;
+  const last = page.at(-1);
+  return {
+    rows: page.map(({ createdAtMicros: _micros, ...row }) => row),
+    nextCursor: hasMore && last ? encodeOrderCursor({ createdAtMicros: String(last.createdAtMicros), id: Number(last.id) }) : null,
+  };
+}
+
+export type OrderDetail = {
+  order: Order;
+  items: OrderItem[];
+  /** Oldest first. */
+  history: OrderStatusChange[];
+};
+
+export async function getOrderDetail(db: DbOrTx, storeId: number, orderId: number): Promise<OrderDetail | null> {
+  const [order] = await db
+    .select()
+    .from(orders)
+    .where(and(eq(orders.storeId, storeId), eq(orders.id, orderId)))
+    .limit(1);
+  if (!order) return null;
+  const [items, history] = await Promise.all([
+    db
+      .select()
+      .from(orderItems)
+      .where(and(eq(orderItems.storeId, storeId), eq(orderItems.orderId, orderId)))
+      .orderBy(asc(orderItems.position)),
+    db
+      .select()
+      .from(orderStatusHistory)
+      .where(and(eq(orderStatusHistory.storeId, storeId), eq(orderStatusHistory.orderId, orderId)))
+      .orderBy(asc(orderStatusHistory.changedAt), asc(orderStatusHistory.id)),
+  ]);
+  return { order, items, history };
+}
