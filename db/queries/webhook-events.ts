@@ -1,0 +1,54 @@
+import { eq, inArray, lt } from "drizzle-orm";
+import type { DbOrTx } from "@/db/client";
+import { webhookEvents } from "@/db/schema";
+
+export type RecordEventInput = {
+  id: string;
+  event: string;
+  storeId: number;
+  deliveryId?: string | null;
+  receivedAt?: Date;
+};
+
+/**
+ * Claims an event id. Run inside the transaction that applies the event: a concurrent copy of the same event
+ * blocks on the unique key until this transaction ends, then sees the row and reports a duplicate; if this
+ * transaction rolls back, the copy claims it instead. So each event applies exactly once across instances.
+ */
+export async function recordEvent(db: DbOrTx, input: RecordEventInput): Promise<"applied" | "duplicate"> {
+  const inserted = await db
+    .insert(webhookEvents)
+    .values({
+      id: input.id,
+      event: input.event,
+      storeId: input.storeId,
+      deliveryId: input.deliveryId ?? null,
+      ...(input.receivedAt ? { receivedAt: input.receivedAt } : {}),
+    })
+    .onConflictDoNothing({ target: webhookEvents.id })
+    .returning({ id: webhookEvents.id });
+  return inserted.length > 0 ? "applied" : "duplicate";
+}
+
+export async function findEvent(db: DbOrTx, id: string) {
+  const [row] = await db.select().from(webhookEvents).where(eq(webhookEvents.id, id)).limit(1);
+  return row ?? null;
+}
+
+/**
+ * Forgets event ids older than `before`. The platform retries a delivery for under three hours, so ids kept for
+ * the retention period are far past any redelivery.
+ */
+export async function deleteEventsBefore(db: DbOrTx, before: Date): Promise<number> {
+  const deleted = await db.delete(webhookEvents).where(lt(webhookEvents.receivedAt, before)).returning({ id: webhookEvents.id });
+  return deleted.length;
+}
+
+export async function deleteEventsOfStores(db: DbOrTx, storeIds: number[]): Promise<number> {
+  if (storeIds.length === 0) return 0;
+  const deleted = await db
+    .delete(webhookEvents)
+    .where(inArray(webhookEvents.storeId, storeIds))
+    .returning({ id: webhookEvents.id });
+  return deleted.length;
+}

@@ -1,0 +1,122 @@
+import type { Db } from "@/db/client";
+import { recordEvent } from "@/db/queries/webhook-events";
+import { log as rootLogger, type Logger } from "@/lib/log";
+import { readLimitedBody, WEBHOOK_MAX_BODY_BYTES } from "./body";
+import { parseEnvelope } from "./envelope";
+import { applyEvent, type EventEffect } from "./handlers";
+import { verifySignature } from "./signature";
+
+/**
+ * The webhook receiver without Next: the route hands it the Request, tests and the bench call it directly.
+ * Order of checks: size, signature (on the raw bytes), envelope, then one transaction that claims the event id
+ * and applies the effect. Nothing is stored before the signature passes, and 2xx is answered only after commit:
+ * if the database fails, the platform's retry brings the event back.
+ */
+
+export type ReceiveDeps = {
+  db: Db;
+  secret: string;
+  now?: () => Date;
+  maxBodyBytes?: number;
+  logger?: Logger;
+};
+
+export type WebhookDeliveryInput = {
+  rawBody: Buffer;
+  signature: string | null;
+  timestamp: string | null;
+  deliveryId: string | null;
+  eventHeader: string | null;
+};
+
+export type WebhookOutcome = {
+  status: number;
+  body: { ok: true; duplicate: boolean; effect?: EventEffect } | { ok: false; error: string };
+};
+
+const DELIVERY_ID = /^[A-Za-z0-9_.:-]{1,200}$/;
+
+function outcome(status: number, error: string): WebhookOutcome {
+  return { status, body: { ok: false, error } };
+}
+
+export async function processWebhook(input: WebhookDeliveryInput, deps: ReceiveDeps): Promise<WebhookOutcome> {
+  const deliveryId = input.deliveryId && DELIVERY_ID.test(input.deliveryId) ? input.deliveryId : null;
+  const logger = (deps.logger ?? rootLogger).with({ deliveryId: deliveryId ?? undefined });
+
+  const check = verifySignature({
+    rawBody: input.rawBody,
+    header: input.signature,
+    timestampHeader: input.timestamp,
+    secret: deps.secret,
+    now: (deps.now ?? (() => new Date()))(),
+  });
+  if (!check.ok) {
+    logger.warn("webhook refused: signature check failed", { reason: check.reason });
+    return outcome(401, "invalid_signature");
+  }
+
+  let json: unknown;
+  try {
+    json = JSON.parse(input.rawBody.toString("utf8"));
+  } catch {
+    logger.warn("webhook refused: signed body is not JSON", { bytes: input.rawBody.length });
+    return outcome(400, "invalid_json");
+  }
+  const parsed = parseEnvelope(json);
+  if (!parsed.ok) {
+    logger.warn("webhook refused: signed body is not a valid envelope", { problem: parsed.problem });
+    return outcome(400, "invalid_envelope");
+  }
+  const event = parsed.event;
+  const eventLogger = logger.with({ eventId: event.id, event: event.event, storeId: event.storeId });
+  if (input.eventHeader && input.eventHeader !== event.event) {
+    // The header is not signed; the body is, so the body wins.
+    eventLogger.warn("X-SVC-Event header differs from the signed event name", { header: input.eventHeader.slice(0, 100) });
+  }
+
+  try {
+    const result = await deps.db.transaction(async (tx) => {
+      const claim = await recordEvent(tx, { id: event.id, event: event.event, storeId: event.storeId, deliveryId });
+      if (claim === "duplicate") return { duplicate: true as const };
+      return { duplicate: false as const, effect: await applyEvent(tx, event, eventLogger) };
+    });
+    if (result.duplicate) {
+      eventLogger.info("webhook duplicate acknowledged");
+      return { status: 200, body: { ok: true, duplicate: true } };
+    }
+    eventLogger.info("webhook applied", { effect: result.effect });
+    return { status: 200, body: { ok: true, duplicate: false, effect: result.effect } };
+  } catch (error) {
+    // Not acknowledged, so the platform redelivers; the message names the failure, never a value from the row.
+    eventLogger.error("webhook not applied: database failure, the platform will retry", {
+      error: error instanceof Error ? error.message.slice(0, 300) : "unknown error",
+    });
+    return outcome(503, "temporarily_unavailable");
+  }
+}
+
+export async function receiveWebhook(request: Request, deps: ReceiveDeps): Promise<Response> {
+  const result = await receiveWebhookOutcome(request, deps);
+  return Response.json(result.body, { status: result.status, headers: { "cache-control": "no-store" } });
+}
+
+export async function receiveWebhookOutcome(request: Request, deps: ReceiveDeps): Promise<WebhookOutcome> {
+  if (request.method !== "POST") return outcome(405, "method_not_allowed");
+  const limit = deps.maxBodyBytes ?? WEBHOOK_MAX_BODY_BYTES;
+  const body = await readLimitedBody(request, limit);
+  if (!body.ok) {
+    (deps.logger ?? rootLogger).warn("webhook refused: body too large or malformed length", { reason: body.reason, limit });
+    return body.reason === "too_large" ? outcome(413, "payload_too_large") : outcome(400, "bad_content_length");
+  }
+  return processWebhook(
+    {
+      rawBody: body.body,
+      signature: request.headers.get("x-svc-signature"),
+      timestamp: request.headers.get("x-svc-timestamp"),
+      deliveryId: request.headers.get("x-svc-delivery"),
+      eventHeader: request.headers.get("x-svc-event"),
+    },
+    deps,
+  );
+}
