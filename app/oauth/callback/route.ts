@@ -1,0 +1,41 @@
+import { after, NextResponse, type NextRequest } from "next/server";
+import { getDb } from "@/db/index";
+import { env } from "@/lib/env";
+import { backfillInstalledStores } from "@/lib/oauth/after-install";
+import { completeInstall } from "@/lib/oauth/complete-install";
+import { oauthClientFromEnv } from "@/lib/platform/oauth";
+import { attemptFrom, getInstallAttemptCookie, getSession, mergeStoreIds } from "@/lib/session";
+
+export const dynamic = "force-dynamic";
+
+function redirectTo(path: string): NextResponse {
+  // APP_URL, not the request's host: behind a proxy the request may carry an internal address.
+  const response = NextResponse.redirect(`${env.APP_URL}${path}`, 303);
+  response.headers.set("Cache-Control", "no-store");
+  return response;
+}
+
+/** The redirect URI: read the answer, let completeInstall check and store it, then send the browser on. */
+export async function GET(request: NextRequest) {
+  const attemptCookie = await getInstallAttemptCookie();
+  const attempt = attemptFrom(attemptCookie);
+  // Single use, whatever the outcome: a replayed callback finds no attempt and is refused before any call.
+  attemptCookie.destroy();
+
+  const outcome = await completeInstall(await getDb(), {
+    params: request.nextUrl.searchParams,
+    attempt,
+    client: oauthClientFromEnv(),
+  });
+  if (!outcome.ok) return redirectTo(`/install/failed?reason=${outcome.reason}`);
+
+  const storeIds = outcome.installs.map((install) => install.storeId);
+  const session = await getSession();
+  session.storeIds = mergeStoreIds(session.storeIds, storeIds);
+  await session.save();
+
+  // Order backfill runs after the response: the merchant sees the stores at once, orders fill in behind.
+  after(async () => backfillInstalledStores(await getDb(), storeIds));
+
+  return redirectTo(`/stores?installed=${storeIds.join(",")}`);
+}

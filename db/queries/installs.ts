@@ -1,0 +1,170 @@
+import { and, asc, eq, inArray, isNotNull, lte, ne, sql } from "drizzle-orm";
+import type { Db, DbOrTx } from "@/db/client";
+import { installs, type Install, type InstallState } from "@/db/schema";
+
+/** One store of a token exchange, its token already sealed by lib/installs.ts. */
+export type InstalledStoreRow = {
+  storeId: number;
+  storeName: string;
+  installId: number;
+  tokenCiphertext: string;
+  tokenKeyId: string;
+};
+
+/** States in which the platform has revoked the token for good: keeping the ciphertext would only be a liability. */
+const TOKEN_DESTROYING_STATES: readonly InstallState[] = ["revoked", "uninstalled"];
+
+export async function findInstall(db: DbOrTx, storeId: number): Promise<Install | null> {
+  const [row] = await db.select().from(installs).where(eq(installs.storeId, storeId)).limit(1);
+  return row ?? null;
+}
+
+export async function findInstallByInstallId(db: DbOrTx, installId: number): Promise<Install | null> {
+  const [row] = await db.select().from(installs).where(eq(installs.installId, installId)).limit(1);
+  return row ?? null;
+}
+
+export async function listInstallsByStoreIds(db: DbOrTx, storeIds: readonly number[]): Promise<Install[]> {
+  if (storeIds.length === 0) return [];
+  return db
+    .select()
+    .from(installs)
+    .where(inArray(installs.storeId, [...storeIds]))
+    .orderBy(asc(installs.storeName), asc(installs.storeId));
+}
+
+export async function listAllInstalls(db: DbOrTx): Promise<Install[]> {
+  return db.select().from(installs).orderBy(asc(installs.storeId));
+}
+
+/**
+ * Records every store of one token exchange, all or none. A store seen before keeps its row: the new token
+ * replaces the old one (which the platform has just revoked), scopes are replaced by the new grant, and the
+ * install becomes active again whatever state it was in. `installedAt` moves to `at` so a late `app.uninstalled`
+ * for the previous install cannot mark this fresh one uninstalled (see markInstallUninstalled).
+ */
+export async function upsertInstalledStores(
+  db: Db | DbOrTx,
+  input: { stores: readonly InstalledStoreRow[]; scopes: readonly string[]; at: Date },
+): Promise<Install[]> {
+  if (input.stores.length === 0) return [];
+  return db.transaction(async (tx) => {
+    const saved: Install[] = [];
+    for (const store of input.stores) {
+      const values = {
+        storeId: store.storeId,
+        installId: store.installId,
+        storeName: store.storeName,
+        scopes: [...input.scopes],
+        state: "active",
+        stateChangedAt: input.at,
+        tokenCiphertext: store.tokenCiphertext,
+        tokenKeyId: store.tokenKeyId,
+        installedAt: input.at,
+        uninstalledAt: null,
+        updatedAt: input.at,
+      } satisfies typeof installs.$inferInsert;
+      const [row] = await tx
+        .insert(installs)
+        .values(values)
+        .onConflictDoUpdate({
+          target: installs.storeId,
+          set: {
+            installId: values.installId,
+            storeName: values.storeName,
+            scopes: values.scopes,
+            // Only a real change of state moves stateChangedAt.
+            stateChangedAt: sql`case when ${installs.state} = 'active' then ${installs.stateChangedAt} else ${input.at} end`,
+            state: "active",
+            tokenCiphertext: values.tokenCiphertext,
+            tokenKeyId: values.tokenKeyId,
+            installedAt: input.at,
+            uninstalledAt: null,
+            updatedAt: input.at,
+          },
+        })
+        .returning();
+      if (row) saved.push(row);
+    }
+    return saved;
+  });
+}
+
+/**
+ * Records what the platform said about an install (403 app_suspended, 401 revoked...). "revoked" and
+ * "uninstalled" also destroy the stored token: it will never work again. Returns the row, or null if absent.
+ */
+export async function setInstallState(
+  db: DbOrTx,
+  storeId: number,
+  state: InstallState,
+  at: Date = new Date(),
+): Promise<Install | null> {
+  const destroy = TOKEN_DESTROYING_STATES.includes(state);
+  const [row] = await db
+    .update(installs)
+    .set({
+      state,
+      stateChangedAt: sql`case when ${installs.state} = ${state} then ${installs.stateChangedAt} else ${at} end`,
+      updatedAt: at,
+      ...(destroy ? { tokenCiphertext: null, tokenKeyId: null } : {}),
+      ...(state === "uninstalled" ? { uninstalledAt: sql`coalesce(${installs.uninstalledAt}, ${at})` } : {}),
+    })
+    .where(eq(installs.storeId, storeId))
+    .returning();
+  return row ?? null;
+}
+
+/**
+ * The merchant uninstalled the app (an `app.uninstalled` event at `at`). Applies only to an install made before
+ * that moment: a notice that arrives after the merchant installed again must not destroy the new token.
+ * Returns true when the row changed.
+ */
+export async function markInstallUninstalled(db: DbOrTx, storeId: number, at: Date): Promise<boolean> {
+  const rows = await db
+    .update(installs)
+    .set({
+      state: "uninstalled",
+      stateChangedAt: at,
+      uninstalledAt: at,
+      tokenCiphertext: null,
+      tokenKeyId: null,
+      updatedAt: new Date(),
+    })
+    .where(and(eq(installs.storeId, storeId), lte(installs.installedAt, at), ne(installs.state, "uninstalled")))
+    .returning({ storeId: installs.storeId });
+  return rows.length > 0;
+}
+
+/** Rows whose token is sealed with another key than `currentKeyId` (what `npm run tokens:rotate` works on). */
+export async function listInstallsSealedWithOtherKey(db: DbOrTx, currentKeyId: string): Promise<Install[]> {
+  return db
+    .select()
+    .from(installs)
+    .where(and(isNotNull(installs.tokenCiphertext), ne(installs.tokenKeyId, currentKeyId)))
+    .orderBy(asc(installs.storeId));
+}
+
+/**
+ * Swaps one sealed token for its re-encryption, only if the row still holds what was read: a re-install or an
+ * uninstall in between wins, and the stale value is not written back.
+ */
+export async function replaceSealedToken(
+  db: DbOrTx,
+  storeId: number,
+  expected: { ciphertext: string; keyId: string },
+  next: { ciphertext: string; keyId: string },
+): Promise<boolean> {
+  const rows = await db
+    .update(installs)
+    .set({ tokenCiphertext: next.ciphertext, tokenKeyId: next.keyId })
+    .where(
+      and(
+        eq(installs.storeId, storeId),
+        eq(installs.tokenCiphertext, expected.ciphertext),
+        eq(installs.tokenKeyId, expected.keyId),
+      ),
+    )
+    .returning({ storeId: installs.storeId });
+  return rows.length > 0;
+}

@@ -1,0 +1,19 @@
+/**
+ * Runs once when the server starts. In production a missing or malformed variable must stop the server here, with
+ * one message naming each bad variable, rather than fail on the first request that happens to read it.
+ */
+export async function register(): Promise<void> {
+  if (process.env.NEXT_RUNTIME === "nodejs") {
+    const { env, EnvError } = await import("@/lib/env");
+    try {
+      void env.APP_URL;
+    } catch (error) {
+      if (!(error instanceof EnvError)) throw error;
+      const { log } = await import("@/lib/log");
+      // The message names variables and their rules, never their values.
+      log.error(error.message);
+      // Next would only log a failed register() and go on serving; a misconfigured server must not.
+      process.exit(1);
+    }
+  }
+}

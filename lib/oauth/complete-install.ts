@@ -1,0 +1,42 @@
+import type { Db } from "@/db/client";
+import type { Install } from "@/db/schema";
+import type { TokenKeyRing } from "@/lib/crypto/token-cipher";
+import { saveInstalledStores } from "@/lib/installs";
+import { log } from "@/lib/log";
+import { exchangeCode, type OAuthClient } from "@/lib/platform/oauth";
+import { checkCallback } from "./callback";
+import type { FailureReason } from "./failure-reasons";
+import type { InstallAttempt } from "./pkce";
+import { failureReasonFor } from "./token-response";
+
+export type CallbackOutcome = { ok: true; installs: Install[] } | { ok: false; reason: FailureReason };
+
+/**
+ * Everything GET /oauth/callback does besides cookies: check the answer against this browser's attempt (no network
+ * call unless it matches), exchange the code, and store every returned store in one transaction. Nothing is
+ * written unless the platform issued tokens, so a replayed or forged callback cannot touch existing installs.
+ */
+export async function completeInstall(
+  db: Db,
+  input: { params: URLSearchParams; attempt: InstallAttempt | null; client: OAuthClient; now?: number; ring?: TokenKeyRing },
+): Promise<CallbackOutcome> {
+  const check = checkCallback(input.params, input.attempt, input.now ?? Date.now());
+  if (!check.ok) {
+    log.info("install callback refused", { reason: check.reason });
+    return check;
+  }
+  try {
+    const exchange = await exchangeCode(input.client, { code: check.code, codeVerifier: check.codeVerifier });
+    const installs = await saveInstalledStores(db, exchange, { ring: input.ring });
+    log.info("installed", {
+      stores: installs.map((install) => install.storeId),
+      installIds: installs.map((install) => install.installId),
+      scopes: exchange.scopes,
+    });
+    return { ok: true, installs };
+  } catch (error) {
+    const reason = failureReasonFor(error);
+    log.warn("install failed", { reason, error });
+    return { ok: false, reason };
+  }
+}
