@@ -1,0 +1,48 @@
+import type { Db } from "@/db/client";
+import { listAppliedMigrations, pingDatabase } from "@/db/queries/health";
+import { compareMigrations, shippedMigrations } from "@/lib/doctor/migrations";
+
+/**
+ * What GET /api/health reports. Deliberately small and vague: a load balancer needs a verdict, an attacker
+ * probing the endpoint should learn nothing about URLs, versions or secrets.
+ */
+export type HealthReport = {
+  status: "ok" | "error";
+  checks: { database: "ok" | "error"; migrations: "ok" | "pending" | "unknown" };
+};
+
+/** A health probe must answer before the balancer's own timeout, even when the database hangs. */
+const DATABASE_TIMEOUT_MS = 3_000;
+
+function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`timed out after ${ms} ms`)), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+/**
+ * Migrations "ahead" of this build count as ok: during a rolling deploy the old instances keep serving after
+ * the new release migrated, and taking them out of rotation would be worse than the (additive) difference.
+ */
+export async function checkHealth(
+  getDb: () => Promise<Db>,
+  options: { timeoutMs?: number } = {},
+): Promise<{ report: HealthReport; problem?: unknown }> {
+  const timeoutMs = options.timeoutMs ?? DATABASE_TIMEOUT_MS;
+  let db: Db;
+  try {
+    db = await withTimeout(getDb(), timeoutMs);
+    await withTimeout(pingDatabase(db), timeoutMs);
+  } catch (problem) {
+    return { report: { status: "error", checks: { database: "error", migrations: "unknown" } }, problem };
+  }
+  try {
+    const status = compareMigrations(shippedMigrations(), await withTimeout(listAppliedMigrations(db), timeoutMs));
+    const migrations = status.state === "pending" ? "pending" : "ok";
+    return { report: { status: migrations === "ok" ? "ok" : "error", checks: { database: "ok", migrations } } };
+  } catch (problem) {
+    return { report: { status: "error", checks: { database: "ok", migrations: "unknown" } }, problem };
+  }
+}

@@ -1,0 +1,64 @@
+/**
+ * Host lists behind the webhook URL rules. The platform's console refuses webhook URLs on the service's own
+ * domains and on the free subdomains of serverless hosts (a custom domain on the same host is fine).
+ *
+ * To extend: add a suffix below (no leading dot). A host matches a suffix when it equals it or ends with
+ * "." + suffix. `npm run doctor -- --service-domain example.com` adds service domains for one run.
+ */
+export const SERVERLESS_FREE_DOMAINS: readonly string[] = [
+  "vercel.app",
+  "now.sh",
+  "netlify.app",
+  "pages.dev",
+  "workers.dev",
+  "herokuapp.com",
+  "onrender.com",
+  "fly.dev",
+  "railway.app",
+  "deno.dev",
+  "web.app",
+  "firebaseapp.com",
+  "appspot.com",
+  "run.app",
+  "cloudfunctions.net",
+  "azurewebsites.net",
+  "azurestaticapps.net",
+  "amplifyapp.com",
+  "on.aws",
+  "koyeb.app",
+  "replit.app",
+  "repl.co",
+  "glitch.me",
+  "netlify.live",
+  "deta.app",
+  "vercel.dev",
+];
+
+/**
+ * The service's own domains, beyond those derived from SVC_AUTH_URL and SVC_API_URL (whose registrable domains
+ * are always included). The spec does not name them, so this starts empty.
+ */
+export const SERVICE_DOMAINS: readonly string[] = [];
+
+/** Second-level public suffixes common where the platform operates; enough to find a registrable domain. */
+const TWO_LABEL_SUFFIXES = new Set([
+  "com.dz", "org.dz", "net.dz", "edu.dz", "gov.dz",
+  "co.uk", "org.uk", "com.au", "co.nz", "co.za", "com.br", "co.jp", "com.tr", "com.sa", "com.eg", "com.tn", "co.ma",
+]);
+
+/**
+ * The registrable domain of a host ("api.shop.example.com" -> "example.com", "auth.store.com.dz" ->
+ * "store.com.dz"). An approximation without the full public suffix list, good for the hosts at hand.
+ */
+export function registrableDomain(host: string): string {
+  const labels = host.toLowerCase().replace(/\.$/, "").split(".");
+  if (labels.length <= 2) return labels.join(".");
+  const lastTwo = labels.slice(-2).join(".");
+  return TWO_LABEL_SUFFIXES.has(lastTwo) ? labels.slice(-3).join(".") : lastTwo;
+}
+
+export function isOnDomain(host: string, domain: string): boolean {
+  const h = host.toLowerCase().replace(/\.$/, "");
+  const d = domain.toLowerCase().replace(/^\./, "").replace(/\.$/, "");
+  return d.length > 0 && (h === d || h.endsWith(`.${d}`));
+}

@@ -1,0 +1,90 @@
+import { registrableDomain } from "./domains";
+import type { CheckResult } from "./types";
+import { webhookUrlProblems } from "./webhook-url";
+
+/** A URL as it may be printed: a user name or password in it is replaced. */
+export function displayUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (!parsed.username && !parsed.password) return url;
+    parsed.username = "***";
+    parsed.password = "";
+    return parsed.toString();
+  } catch {
+    return "(not a URL)";
+  }
+}
+
+export function redirectUriOf(appUrl: string): string {
+  return `${appUrl.replace(/\/+$/, "")}/oauth/callback`;
+}
+
+export function webhookUrlOf(appUrl: string): string {
+  return `${appUrl.replace(/\/+$/, "")}/api/webhooks`;
+}
+
+/** The redirect URI must equal the registered one character for character, so APP_URL must be a bare origin. */
+export function checkRedirectUri(appUrl: string | null): CheckResult {
+  const base = { id: "redirect-uri", title: "Redirect URI" };
+  if (!appUrl) return { ...base, status: "skip", detail: "needs a well-formed APP_URL" };
+  const redirectUri = redirectUriOf(appUrl);
+  const parsed = new URL(appUrl);
+  const extra = parsed.pathname !== "/" ? "a path" : parsed.search ? "a query string" : parsed.hash ? "a fragment" : null;
+  if (extra) {
+    return {
+      ...base,
+      status: "fail",
+      detail: `APP_URL has ${extra}, so the redirect URI would be ${displayUrl(redirectUri)}, which this app does not serve`,
+      fix: `set APP_URL to the origin only: ${parsed.origin}`,
+    };
+  }
+  if (parsed.username || parsed.password) {
+    return { ...base, status: "fail", detail: "APP_URL contains a user name or password", fix: `set APP_URL to ${parsed.origin}` };
+  }
+  return {
+    ...base,
+    status: "pass",
+    detail: `${redirectUri} (register exactly this string as the redirect URI in the developer console)`,
+  };
+}
+
+export function serviceDomainsOf(platformUrls: (string | null)[], extra: readonly string[] = []): string[] {
+  const derived = platformUrls.flatMap((url) => {
+    if (!url) return [];
+    try {
+      return [registrableDomain(new URL(url).hostname)];
+    } catch {
+      return [];
+    }
+  });
+  return [...new Set([...derived, ...extra])];
+}
+
+export function checkWebhookUrl(
+  appUrl: string | null,
+  options: { serviceDomains: readonly string[]; serverlessDomains?: readonly string[] },
+): CheckResult {
+  const base = { id: "webhook-url", title: "Webhook URL" };
+  if (!appUrl) return { ...base, status: "skip", detail: "needs a well-formed APP_URL" };
+  const url = webhookUrlOf(appUrl);
+  const problems = webhookUrlProblems(url, options);
+  if (problems.length === 0) {
+    return {
+      ...base,
+      status: "pass",
+      detail: `${url} meets the console's rules (https on 443, public host name, at most 255 characters, not a platform or serverless free domain); save it in the developer console and press verify`,
+    };
+  }
+  return {
+    ...base,
+    status: "fail",
+    detail: `${shorten(displayUrl(url))} ${problems.map((problem) => problem.message).join("; ")}`,
+    fix:
+      "serve the app on a custom https domain of your own on port 443 and set APP_URL to it " +
+      "(the console refuses to save this URL otherwise)",
+  };
+}
+
+function shorten(text: string): string {
+  return text.length > 120 ? `${text.slice(0, 117)}...` : text;
+}

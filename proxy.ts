@@ -1,0 +1,111 @@
+import { NextResponse, type NextRequest } from "next/server";
+import { env } from "@/lib/env";
+import { REQUEST_ID_HEADER, acceptOrCreateRequestId } from "@/lib/request-id";
+
+/**
+ * Security headers and the per-request CSP nonce for every page (Next 16's proxy, formerly middleware).
+ * Next reads the nonce back from the request's Content-Security-Policy header and puts it on the scripts it
+ * injects, so pages satisfy a policy with no 'unsafe-inline' for scripts. Pages must render per request for
+ * that to work (a prerendered page has no request, hence no nonce).
+ */
+
+export type SecurityHeaderOptions = {
+  nonce: string;
+  /** next dev needs 'unsafe-eval' (React rebuilds server error stacks with eval) and no HSTS. */
+  development: boolean;
+  /** Only an https app may ask browsers to upgrade requests; on http://localhost that would break every asset. */
+  https: boolean;
+  /** Origins a form may be sent to besides our own: the consent page lives on the platform's auth host. */
+  formActionOrigins?: string[];
+};
+
+export function contentSecurityPolicy(options: SecurityHeaderOptions): string {
+  const { nonce, development } = options;
+  const directives = [
+    "default-src 'self'",
+    // 'strict-dynamic' lets the nonced Next runtime load its chunks; 'self' is the fallback for CSP2 browsers.
+    `script-src 'self' 'nonce-${nonce}' 'strict-dynamic'${development ? " 'unsafe-eval'" : ""}`,
+    // Stylesheets and <style> elements need our origin or the nonce. Style attributes (React's style prop,
+    // Next's built-in error pages) cannot run code, so they are allowed on their own.
+    `style-src 'self' 'nonce-${nonce}'`,
+    "style-src-attr 'unsafe-inline'",
+    "img-src 'self' blob: data:",
+    "font-src 'self'",
+    // Fetches for server actions and RSC payloads go to our origin; next dev adds its HMR websocket.
+    `connect-src 'self'${development ? " ws: wss:" : ""}`,
+    "object-src 'none'",
+    "base-uri 'self'",
+    `form-action 'self'${(options.formActionOrigins ?? []).map((origin) => ` ${origin}`).join("")}`,
+    "frame-ancestors 'none'",
+  ];
+  if (options.https && !development) directives.push("upgrade-insecure-requests");
+  return directives.join("; ");
+}
+
+export function securityHeaders(options: SecurityHeaderOptions): Record<string, string> {
+  const headers: Record<string, string> = {
+    "Content-Security-Policy": contentSecurityPolicy(options),
+    "Referrer-Policy": "strict-origin-when-cross-origin",
+    "X-Content-Type-Options": "nosniff",
+    // For browsers that predate frame-ancestors.
+    "X-Frame-Options": "DENY",
+    "Permissions-Policy": "camera=(), microphone=(), geolocation=(), payment=(), usb=()",
+    "Cross-Origin-Opener-Policy": "same-origin",
+  };
+  // Browsers ignore HSTS over http, and a developer's localhost must never be pinned to https.
+  if (!options.development) headers["Strict-Transport-Security"] = "max-age=63072000; includeSubDomains";
+  return headers;
+}
+
+function newNonce(): string {
+  const bytes = new Uint8Array(16);
+  crypto.getRandomValues(bytes);
+  return btoa(String.fromCharCode(...bytes));
+}
+
+function originOf(url: string): string | null {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return null;
+  }
+}
+
+export function proxy(request: NextRequest): NextResponse {
+  const nonce = newNonce();
+  const requestId = acceptOrCreateRequestId(request.headers.get(REQUEST_ID_HEADER));
+  const authOrigin = originOf(env.SVC_AUTH_URL);
+  const headers = securityHeaders({
+    nonce,
+    development: env.NODE_ENV === "development",
+    https: env.APP_URL.startsWith("https://"),
+    formActionOrigins: authOrigin ? [authOrigin] : [],
+  });
+
+  const requestHeaders = new Headers(request.headers);
+  requestHeaders.set("x-nonce", nonce);
+  requestHeaders.set(REQUEST_ID_HEADER, requestId);
+  // Next takes the nonce for its own scripts from the policy on the request.
+  requestHeaders.set("Content-Security-Policy", headers["Content-Security-Policy"] as string);
+
+  const response = NextResponse.next({ request: { headers: requestHeaders } });
+  for (const [name, value] of Object.entries(headers)) response.headers.set(name, value);
+  response.headers.set(REQUEST_ID_HEADER, requestId);
+  return response;
+}
+
+export const config = {
+  matcher: [
+    {
+      /*
+       * Everything but static assets and the webhook route: the platform's deliveries need the raw body and a
+       * fast 2xx, and gain nothing from browser headers. Prefetches carry no page to protect.
+       */
+      source: "/((?!api/webhooks|_next/static|_next/image|favicon.ico|robots.txt).*)",
+      missing: [
+        { type: "header", key: "next-router-prefetch" },
+        { type: "header", key: "purpose", value: "prefetch" },
+      ],
+    },
+  ],
+};
