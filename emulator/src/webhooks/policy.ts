@@ -3,23 +3,21 @@
  * event is queued) so that a suspension, plan change or uninstall that happens while a delivery waits for its
  * retry still stops it.
  */
-import { DEV_APP } from "../dev-app";
 import type { EmulatorContext } from "../http/types";
-import { PLAN_RANK, type App, type Store, type WebhookDelivery } from "../model";
+import type { App, Store, WebhookDelivery } from "../model";
+import { isSuspended, isTestMode, planMeetsMinimum } from "../rules";
 import { UNINSTALL_GRACE_MS } from "./retry";
 
-/** The app the developer console manages: the built-in developer app, or the first registered one. */
+/** The app the developer console manages: the first registered one, as the shared actions assume. */
 export function consoleApp(ctx: EmulatorContext): App | null {
-  return ctx.state.apps.find((app) => app.clientId === DEV_APP.clientId) ?? ctx.state.apps[0] ?? null;
+  return ctx.state.apps[0] ?? null;
 }
 
 /** Why this app's order events may not reach this store now, or null when they may. */
 export function storeBlockReason(app: App, store: Store, nowMs: number): string | null {
-  if (app.status === "suspended" || app.status === "rejected") return `app ${app.status}`;
-  const expired = store.plan !== "free" && store.planExpiresAt !== null && Date.parse(store.planExpiresAt) <= nowMs;
-  if (expired) return "store's paid plan expired";
-  if (PLAN_RANK[store.plan] < PLAN_RANK[app.minimumPlan]) return "store plan below the app's minimum plan";
-  if (app.status !== "approved" && store.ownerMerchantId !== app.developerMerchantId) {
+  if (isSuspended(app)) return `app ${app.status}`;
+  if (!planMeetsMinimum(store, app, new Date(nowMs))) return "store plan (or expired paid plan) below the app's minimum plan";
+  if (isTestMode(app) && store.ownerMerchantId !== app.developerMerchantId) {
     return "test-mode app on a store that is not its developer's";
   }
   return null;
