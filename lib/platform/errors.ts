@@ -66,7 +66,12 @@ export class PlatformError extends Error {
 
   /** The token no longer works (401) or the install is gone: the merchant must install the app again. */
   get needsReinstall(): boolean {
-    return (this.kind === "api" && this.status === 401) || this.code === "app_uninstalled" || this.code === "revoked";
+    return (
+      (this.kind === "api" && this.status === 401) ||
+      this.code === "app_uninstalled" ||
+      this.code === "revoked" ||
+      this.code === "install_inactive"
+    );
   }
 
   /** A 403 that records a state of the install (suspended, plan too low, ...). */
@@ -79,8 +84,39 @@ export class PlatformError extends Error {
     return this.status === 402;
   }
 
+  /** Same as isPaymentRequired, named for the two codes it covers (`no_credit`, `quota_exceeded`). */
+  get isNoCreditOrQuota(): boolean {
+    return this.status === 402 || this.code === "no_credit" || this.code === "quota_exceeded";
+  }
+
+  /** Invalid input: the platform's 422 field checks, or input this app refused before calling. */
   get isValidation(): boolean {
-    return this.code === "validation_error" || this.code === "invalid_parent";
+    return this.code === "validation_error" || this.code === "invalid_parent" || this.code === "invalid_input";
+  }
+
+  /** An endpoint apps may not call (keys, webhooks, change log, AI generation), refused locally or by the platform. */
+  get isClosedEndpoint(): boolean {
+    return this.code === "closed_endpoint" || (this.status === 403 && this.message === "Apps cannot use this endpoint");
+  }
+
+  /** A 403 for a scope the merchant did not grant: installing again with the scope fixes it. */
+  get isMissingScope(): boolean {
+    return this.status === 403 && this.code === "forbidden" && this.message.startsWith("Missing scope");
+  }
+
+  /** Fields safe to log or return to a page: no stack, no cause, never a token. */
+  toJSON(): Record<string, unknown> {
+    return {
+      name: this.name,
+      kind: this.kind,
+      status: this.status,
+      code: this.code,
+      message: this.message,
+      requestId: this.requestId,
+      retryAfter: this.retryAfter,
+      fieldErrors: this.fieldErrors,
+      attempts: this.attempts,
+    };
   }
 
   get isNotFound(): boolean {
