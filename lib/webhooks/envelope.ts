@@ -1,6 +1,7 @@
 import { z } from "zod";
+import { isPlatformError } from "@/lib/platform/errors";
+import { parsePlatformOrder } from "@/lib/platform/parse-order";
 import type { PlatformOrder } from "@/lib/platform/types";
-import { rawOrderItemSchema, rawOrderSchema, toPlatformOrder } from "./order-payload";
 
 /**
  * The webhook envelope `{ id, event, created_at, store_id, data }` and the data of each event the app acts on.
@@ -31,9 +32,10 @@ const envelopeSchema = z.object({
   data: z.record(z.string(), z.unknown()),
 });
 
+// The order itself is parsed by the API client's parsePlatformOrder, so webhooks and polling read orders alike.
 const orderDataSchema = z.looseObject({
-  order: rawOrderSchema,
-  items: z.array(rawOrderItemSchema).nullish(),
+  order: z.record(z.string(), z.unknown()),
+  items: z.array(z.unknown()).nullish(),
   previous_status: z.string().min(1).nullish(),
 });
 
@@ -82,8 +84,14 @@ export function parseEnvelope(value: unknown): EnvelopeResult {
   if (isOrderEvent(event)) {
     const parsed = orderDataSchema.safeParse(data);
     if (!parsed.success) return { ok: false, problem: describe(parsed.error) };
-    if (parsed.data.order.store_id !== storeId) return { ok: false, problem: "data.order.store_id differs from store_id" };
-    const order = toPlatformOrder(parsed.data.order, parsed.data.items ?? null);
+    let order: PlatformOrder;
+    try {
+      order = parsePlatformOrder({ order: parsed.data.order, items: parsed.data.items ?? null });
+    } catch (error) {
+      if (isPlatformError(error)) return { ok: false, problem: error.message };
+      throw error;
+    }
+    if (order.storeId !== storeId) return { ok: false, problem: "data.order.store_id differs from store_id" };
     const status = event === "order.created" ? order.status : ORDER_STATUS_EVENTS[event];
     return {
       ok: true,
