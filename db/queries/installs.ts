@@ -12,6 +12,11 @@ export type InstalledStoreRow = {
 };
 
 /** States in which the platform has revoked the token for good: keeping the ciphertext would only be a liability. */
+/** A Date inside raw SQL: postgres.js takes no Date parameters there, so pass it as a typed ISO string. */
+function asTimestamptz(at: Date) {
+  return sql`${at.toISOString()}::timestamptz`;
+}
+
 const TOKEN_DESTROYING_STATES: readonly InstallState[] = ["revoked", "uninstalled"];
 
 export async function findInstall(db: DbOrTx, storeId: number): Promise<Install | null> {
@@ -74,7 +79,7 @@ export async function upsertInstalledStores(
             storeName: values.storeName,
             scopes: values.scopes,
             // Only a real change of state moves stateChangedAt.
-            stateChangedAt: sql`case when ${installs.state} = 'active' then ${installs.stateChangedAt} else ${input.at} end`,
+            stateChangedAt: sql`case when ${installs.state} = 'active' then ${installs.stateChangedAt} else ${asTimestamptz(input.at)} end`,
             state: "active",
             tokenCiphertext: values.tokenCiphertext,
             tokenKeyId: values.tokenKeyId,
@@ -105,10 +110,10 @@ export async function setInstallState(
     .update(installs)
     .set({
       state,
-      stateChangedAt: sql`case when ${installs.state} = ${state} then ${installs.stateChangedAt} else ${at} end`,
+      stateChangedAt: sql`case when ${installs.state} = ${state} then ${installs.stateChangedAt} else ${asTimestamptz(at)} end`,
       updatedAt: at,
       ...(destroy ? { tokenCiphertext: null, tokenKeyId: null } : {}),
-      ...(state === "uninstalled" ? { uninstalledAt: sql`coalesce(${installs.uninstalledAt}, ${at})` } : {}),
+      ...(state === "uninstalled" ? { uninstalledAt: sql`coalesce(${installs.uninstalledAt}, ${asTimestamptz(at)})` } : {}),
     })
     .where(eq(installs.storeId, storeId))
     .returning();
