@@ -14,8 +14,10 @@ const SNIPPET_CHARS = 500;
 
 function describeFailure(error: unknown, timedOut: boolean, timeoutMs: number): string {
   if (timedOut) return `no answer within ${timeoutMs / 1000} s`;
-  const cause = error instanceof Error ? (error.cause as { code?: unknown } | undefined) : undefined;
-  const code = cause && typeof cause.code === "string" ? cause.code : null;
+  const cause = error instanceof Error ? (error.cause as { code?: unknown; errors?: { code?: unknown }[] } | undefined) : undefined;
+  // "localhost" resolves to two addresses; both refusals come back together in an AggregateError.
+  const rawCode = cause?.code ?? cause?.errors?.[0]?.code;
+  const code = typeof rawCode === "string" ? rawCode : null;
   if (code === "ECONNREFUSED") return "connection refused";
   if (code === "ENOTFOUND" || code === "EAI_AGAIN") return "host name not found";
   if (code === "ECONNRESET" || code === "UND_ERR_SOCKET") return "connection reset";
