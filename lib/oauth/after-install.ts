@@ -1,5 +1,6 @@
 import type { Db } from "@/db/client";
 import { log } from "@/lib/log";
+import { syncStoreOrders } from "@/lib/sync/orders-sync";
 
 /**
  * Order backfill for stores that were just installed, run after the callback has answered (next/server `after`).
@@ -9,8 +10,8 @@ import { log } from "@/lib/log";
 export async function backfillInstalledStores(db: Db, storeIds: readonly number[]): Promise<void> {
   for (const storeId of storeIds) {
     try {
-      // WIRE-UP (single call site): `await syncStoreOrders(db, storeId)` from "@/lib/sync/orders-sync" once it exists.
-      void db;
+      const result = await syncStoreOrders(db, storeId);
+      log.info("order backfill after install", { storeId, outcome: result.outcome, fetched: result.fetched });
     } catch (error) {
       log.warn("order backfill after install failed", { storeId, error });
     }
