@@ -6,6 +6,7 @@ import { upsertOrder } from "@/db/queries/orders";
 import { acquireSyncLease, findSyncState, releaseSyncLease, renewSyncLease } from "@/db/queries/sync-state";
 import type { Install } from "@/db/schema";
 import { log as rootLogger, type Logger } from "@/lib/log";
+import type { PlatformOptions } from "@/lib/platform";
 import { isPlatformError } from "@/lib/platform/errors";
 import type { PlatformOrder } from "@/lib/platform/types";
 
@@ -36,6 +37,8 @@ export type SyncResult = {
 export type SyncOptions = {
   /** Where orders come from; defaults to the API client for this store. */
   source?: OrdersSource;
+  /** Options for that default client (another base URL in tests, a custom fetch). */
+  platform?: Omit<PlatformOptions, "db">;
   /** Ignore the stored high-water mark and read every order (a full backfill). */
   full?: boolean;
   owner?: string;
@@ -58,9 +61,10 @@ export const SYNC_OVERLAP_MS = 5 * 60 * 1000;
 /** Identifies this process as a lease holder. */
 export const INSTANCE_ID = `${hostname()}:${process.pid}:${randomBytes(4).toString("hex")}`;
 
-async function defaultSource(db: Db, storeId: number): Promise<OrdersSource> {
+async function defaultSource(db: Db, storeId: number, options: SyncOptions["platform"]): Promise<OrdersSource> {
+  // Loaded on first use: the receiver and the purge import this module without needing the API client.
   const { platformFor } = await import("@/lib/platform");
-  return platformFor(storeId, { db }).orders;
+  return platformFor(storeId, { ...options, db }).orders;
 }
 
 function describeFailure(error: unknown): string {
@@ -92,7 +96,7 @@ export async function syncStoreOrders(db: Db, storeId: number, options: SyncOpti
   const since = !options.full && lease.sinceCursor ? new Date(lease.sinceCursor.getTime() - SYNC_OVERLAP_MS) : undefined;
   let highWater: Date | null = null;
   try {
-    const source = options.source ?? (await defaultSource(db, storeId));
+    const source = options.source ?? (await defaultSource(db, storeId, options.platform));
     let sinceRenewal = 0;
     for await (const order of source.iterate({ since: since?.toISOString(), limit: SYNC_PAGE_SIZE })) {
       if (order.storeId !== storeId) continue;
