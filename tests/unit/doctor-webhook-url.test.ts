@@ -1,0 +1,111 @@
+import { describe, expect, it } from "vitest";
+import { runDoctor } from "@/lib/doctor";
+import { registrableDomain } from "@/lib/doctor/domains";
+import { webhookUrlProblems } from "@/lib/doctor/webhook-url";
+
+/** A production configuration that passes every offline check of the doctor. Values are made up for tests. */
+function goodEnv(): Record<string, string | undefined> {
+  return {
+    NODE_ENV: "production",
+    APP_URL: "https://orders.amina-couture.com",
+    SVC_AUTH_URL: "https://auth.svc-platform.com",
+    SVC_API_URL: "https://api.svc-platform.com",
+    SVC_CLIENT_ID: "svcapp_0123456789abcdef0123",
+    SVC_CLIENT_SECRET: "svcas_" + "0123456789abcdef".repeat(3),
+    SVC_WEBHOOK_SECRET: "svcwhsec_" + "ab".repeat(24),
+    SESSION_SECRET: "a-session-secret-that-is-long-enough-1234",
+    TOKEN_ENCRYPTION_KEY: Buffer.alloc(32, 201).toString("base64"),
+  };
+}
+
+/** Runs the whole doctor on a configuration whose only change is APP_URL, and returns its webhook URL line. */
+async function webhookLine(appUrl: string, serviceDomains: string[] = []) {
+  const report = await runDoctor({ ...goodEnv(), APP_URL: appUrl }, { skipPlatform: true, serviceDomains });
+  const line = report.checks.find((check) => check.id === "webhook-url");
+  return { report, line };
+}
+
+describe("webhook URL rules (doctor)", () => {
+  it("passes a custom https domain on port 443 and says which URL to register", async () => {
+    const { report, line } = await webhookLine("https://orders.amina-couture.com");
+    expect(line?.status).toBe("pass");
+    expect(line?.detail).toContain("https://orders.amina-couture.com/api/webhooks");
+    expect(report.ok).toBe(true);
+  });
+
+  it.each([
+    ["https", "http://orders.amina-couture.com", "must use https, not http"],
+    ["port", "https://orders.amina-couture.com:8443", "must be served on port 443, not 8443"],
+    ["credentials", "https://karim:hunter22@orders.amina-couture.com", "must not contain a user name or password"],
+    ["ip-address", "https://203.0.113.7", "must use a host name, not the IP address 203.0.113.7"],
+    ["ip-address", "https://[2001:db8::1]", "must use a host name, not the IP address [2001:db8::1]"],
+    ["public-host", "https://orders", "must be a public host name with a top-level domain, not orders"],
+    ["public-host", "https://app.internal", "must be a public host name with a top-level domain, not app.internal"],
+    ["public-host", "https://localhost", "must be a public host name with a top-level domain, not localhost"],
+    ["serverless-domain", "https://my-app.vercel.app", "must not be on vercel.app, a serverless host's free subdomain"],
+    ["serverless-domain", "https://my-app.netlify.app", "must not be on netlify.app"],
+    ["serverless-domain", "https://my-app.pages.dev", "must not be on pages.dev"],
+    ["serverless-domain", "https://api.my-app.workers.dev", "must not be on workers.dev"],
+    ["serverless-domain", "https://my-app.herokuapp.com", "must not be on herokuapp.com"],
+    ["serverless-domain", "https://my-app.onrender.com", "must not be on onrender.com"],
+    ["serverless-domain", "https://my-app.fly.dev", "must not be on fly.dev"],
+    ["serverless-domain", "https://my-app.up.railway.app", "must not be on railway.app"],
+    ["serverless-domain", "https://my-app.deno.dev", "must not be on deno.dev"],
+  ])("fails the %s rule for %s and names it", async (_rule, appUrl, message) => {
+    const { report, line } = await webhookLine(appUrl);
+    expect(line?.status).toBe("fail");
+    expect(line?.detail).toContain(message);
+    expect(line?.fix).toMatch(/custom https domain/);
+    expect(report.ok).toBe(false);
+  });
+
+  it("fails a URL longer than 255 characters, counting the /api/webhooks suffix, and passes exactly 255", async () => {
+    // "https://" (8) + host + "/api/webhooks" (13); labels stay under 63 characters.
+    const hostOfLength = (length: number) => `${"a".repeat(60)}.${"b".repeat(60)}.${"c".repeat(60)}.${"d".repeat(length - 187)}.com`;
+    const atLimit = await webhookLine(`https://${hostOfLength(234)}`);
+    expect(`https://${hostOfLength(234)}/api/webhooks`).toHaveLength(255);
+    expect(atLimit.line?.status).toBe("pass");
+    const over = await webhookLine(`https://${hostOfLength(235)}`);
+    expect(over.line?.status).toBe("fail");
+    expect(over.line?.detail).toContain("must be at most 255 characters, not 256");
+  });
+
+  it("fails a URL on the platform's own domain, derived from SVC_API_URL and SVC_AUTH_URL", async () => {
+    // goodEnv's platform hosts are api.svc-platform.com and auth.svc-platform.com.
+    const { line } = await webhookLine("https://apps.svc-platform.com");
+    expect(line?.status).toBe("fail");
+    expect(line?.detail).toContain("must not be on the platform's own domain svc-platform.com");
+  });
+
+  it("fails a URL on a service domain given on the command line", async () => {
+    const { line } = await webhookLine("https://hooks.svc-cdn.net", ["svc-cdn.net"]);
+    expect(line?.status).toBe("fail");
+    expect(line?.detail).toContain("must not be on the platform's own domain svc-cdn.net");
+  });
+
+  it("does not mistake a look-alike host for a listed domain", () => {
+    expect(webhookUrlProblems("https://notvercel.app/api/webhooks")).toEqual([]);
+    expect(webhookUrlProblems("https://vercel.app.amina-couture.com/api/webhooks")).toEqual([]);
+  });
+
+  it("reports every broken rule at once", () => {
+    const rules = webhookUrlProblems("http://user:pw@10.0.0.5:8080/api/webhooks").map((problem) => problem.rule);
+    expect(rules).toEqual(["https", "port", "credentials", "ip-address"]);
+  });
+
+  it("treats every IPv4 spelling the URL parser accepts as an IP address", () => {
+    expect(webhookUrlProblems("https://2130706433/api/webhooks").map((problem) => problem.rule)).toContain("ip-address");
+    expect(webhookUrlProblems("https://0x7f.1/api/webhooks").map((problem) => problem.rule)).toContain("ip-address");
+  });
+
+  it("never prints a password found in APP_URL", async () => {
+    const { report } = await webhookLine("https://karim:hunter22@orders.amina-couture.com");
+    expect(JSON.stringify(report)).not.toContain("hunter22");
+  });
+
+  it("finds registrable domains, including two-label public suffixes", () => {
+    expect(registrableDomain("api.svc-platform.com")).toBe("svc-platform.com");
+    expect(registrableDomain("auth.store.com.dz")).toBe("store.com.dz");
+    expect(registrableDomain("localhost")).toBe("localhost");
+  });
+});

@@ -1,0 +1,85 @@
+import { describe, expect, it } from "vitest";
+import { NextRequest } from "next/server";
+import { unstable_doesMiddlewareMatch } from "next/experimental/testing/server";
+import { config, contentSecurityPolicy, proxy, securityHeaders } from "@/proxy";
+
+function directives(policy: string): Map<string, string[]> {
+  return new Map(
+    policy.split(";").map((part) => {
+      const [name = "", ...values] = part.trim().split(/\s+/);
+      return [name, values];
+    }),
+  );
+}
+
+describe("content security policy", () => {
+  const production = { nonce: "bm9uY2U=", development: false, https: true, formActionOrigins: ["https://auth.svc-platform.com"] };
+
+  it("allows scripts only by nonce (no unsafe-inline, no unsafe-eval) in production", () => {
+    const policy = directives(contentSecurityPolicy(production));
+    expect(policy.get("script-src")).toEqual(["'self'", "'nonce-bm9uY2U='", "'strict-dynamic'"]);
+    expect(policy.get("style-src")).toEqual(["'self'", "'nonce-bm9uY2U='"]);
+    expect(policy.get("object-src")).toEqual(["'none'"]);
+    expect(policy.get("frame-ancestors")).toEqual(["'none'"]);
+    expect(policy.get("base-uri")).toEqual(["'self'"]);
+    expect(policy.get("form-action")).toEqual(["'self'", "https://auth.svc-platform.com"]);
+    expect(policy.has("upgrade-insecure-requests")).toBe(true);
+  });
+
+  it("adds what next dev needs in development, and never upgrades requests of an http app", () => {
+    const development = directives(contentSecurityPolicy({ ...production, development: true, https: false }));
+    expect(development.get("script-src")).toContain("'unsafe-eval'");
+    expect(development.get("connect-src")).toEqual(["'self'", "ws:", "wss:"]);
+    expect(development.has("upgrade-insecure-requests")).toBe(false);
+    expect(directives(contentSecurityPolicy({ ...production, https: false })).has("upgrade-insecure-requests")).toBe(false);
+  });
+
+  it("sends HSTS in production only, and the other headers always", () => {
+    const prod = securityHeaders(production);
+    expect(prod["Strict-Transport-Security"]).toBe("max-age=63072000; includeSubDomains");
+    expect(prod["Referrer-Policy"]).toBe("strict-origin-when-cross-origin");
+    expect(prod["X-Content-Type-Options"]).toBe("nosniff");
+    expect(prod["X-Frame-Options"]).toBe("DENY");
+    expect(securityHeaders({ ...production, development: true })["Strict-Transport-Security"]).toBeUndefined();
+  });
+});
+
+describe("proxy", () => {
+  it("puts a fresh nonce in the policy on both the response and the request Next renders from", () => {
+    const first = proxy(new NextRequest("http://localhost:3000/stores"));
+    const second = proxy(new NextRequest("http://localhost:3000/stores"));
+    const policy = first.headers.get("content-security-policy") ?? "";
+    const nonce = /'nonce-([^']+)'/.exec(policy)?.[1];
+    expect(nonce).toMatch(/^[A-Za-z0-9+/]{22}==$/);
+    expect(second.headers.get("content-security-policy")).not.toContain(nonce);
+    // NextResponse.next({ request: { headers } }) forwards request headers as x-middleware-request-*.
+    expect(first.headers.get("x-middleware-request-content-security-policy")).toBe(policy);
+    expect(first.headers.get("x-middleware-request-x-nonce")).toBe(nonce);
+    expect(first.headers.get("x-content-type-options")).toBe("nosniff");
+    expect(first.headers.get("referrer-policy")).toBe("strict-origin-when-cross-origin");
+  });
+
+  it("keeps a plausible incoming request id, replaces a forged one, and echoes it", () => {
+    const kept = proxy(new NextRequest("http://localhost:3000/", { headers: { "x-request-id": "lb-7f3a9c21" } }));
+    expect(kept.headers.get("x-request-id")).toBe("lb-7f3a9c21");
+    expect(kept.headers.get("x-middleware-request-x-request-id")).toBe("lb-7f3a9c21");
+    const replaced = proxy(new NextRequest("http://localhost:3000/", { headers: { "x-request-id": "bad id <script>" } }));
+    expect(replaced.headers.get("x-request-id")).toMatch(/^[0-9a-f-]{36}$/);
+    expect(proxy(new NextRequest("http://localhost:3000/")).headers.get("x-request-id")).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it.each(["/", "/stores", "/stores/101/orders", "/stores/101/categories", "/install/failed?reason=access_denied", "/api/health", "/oauth/callback"])(
+    "runs on %s",
+    (path) => {
+      expect(unstable_doesMiddlewareMatch({ config, url: path })).toBe(true);
+    },
+  );
+
+  it.each(["/api/webhooks", "/_next/static/chunks/main.js", "/_next/image?url=x", "/favicon.ico"])("stays out of %s", (path) => {
+    expect(unstable_doesMiddlewareMatch({ config, url: path })).toBe(false);
+  });
+
+  it("skips router prefetches, which carry no document", () => {
+    expect(unstable_doesMiddlewareMatch({ config, url: "/stores", headers: { "next-router-prefetch": "1" } })).toBe(false);
+  });
+});
