@@ -91,7 +91,7 @@ export async function exchangeCode(
   const text = await response.text().catch(() => "");
   if (!response.ok) {
     const error = errorFromTokenResponse(response.status, response.headers, text);
-    log.warn("token exchange refused", { status: error.status, code: error.code, requestId: error.requestId });
+    log.warn("token exchange refused", { status: error.status, oauthError: error.code, requestId: error.requestId });
     throw error;
   }
   let json: unknown;
