@@ -19,6 +19,10 @@ export type ActionState = {
   idempotencyKey?: string;
   /** Seconds to wait after a rate limit, when the platform said. */
   retryAfter?: number;
+  /** What the form acted on is gone or changed elsewhere: offer to reload the data. */
+  reload?: boolean;
+  /** The fix is to install the app again. */
+  reinstall?: boolean;
 };
 
 export const initialActionState: ActionState = { ok: false };

@@ -54,7 +54,7 @@ export function waitPhrase(seconds: number | null | undefined): string {
 }
 
 export function describePlatformError(error: PlatformError, subject = "category"): MerchantError {
-  if (error.isRateLimited) {
+  if (error.isRateLimited || error.code === "rate_budget_exhausted") {
     const retryAfter = error.retryAfter ?? undefined;
     const what =
       error.code === "too_many_concurrent"
@@ -111,7 +111,7 @@ export function describePlatformError(error: PlatformError, subject = "category"
   }
   if (error.isNotFound) {
     return {
-      message: `This ${subject} no longer exists: someone may have deleted it. The list now shows the store's current categories.`,
+      message: `This ${subject} no longer exists: someone else may have deleted it. Reload the list to see the current ones.`,
       gone: true,
       retryable: false,
     };

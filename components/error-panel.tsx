@@ -1,0 +1,45 @@
+/**
+ * The friendly face of a failure: a sentence, what to do, and a way to try again. Used by pages that catch a
+ * PlatformError and by the error boundary; it never shows a stack or a raw platform response.
+ */
+export function ErrorPanel({
+  title,
+  message,
+  retryHref,
+  reinstall,
+  requestId,
+  children,
+}: {
+  title: string;
+  message: string;
+  retryHref?: string;
+  reinstall?: boolean;
+  requestId?: string | null;
+  children?: React.ReactNode;
+}) {
+  return (
+    <section role="alert" aria-labelledby="error-panel-title" className="rounded-lg border border-rose-200 bg-white p-6 shadow-sm">
+      <h2 id="error-panel-title" className="text-lg font-semibold text-rose-900">
+        {title}
+      </h2>
+      <p className="mt-2 text-slate-700">{message}</p>
+      <div className="mt-4 flex flex-wrap items-center gap-3">
+        {retryHref ? (
+          <a
+            href={retryHref}
+            className="rounded-md bg-slate-900 px-3 py-1.5 text-sm font-medium text-white hover:bg-slate-700 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-slate-900"
+          >
+            Try again
+          </a>
+        ) : null}
+        {children}
+        {reinstall ? (
+          <a href="/install" className="text-sm font-medium text-slate-900 underline underline-offset-2">
+            Reinstall the app
+          </a>
+        ) : null}
+      </div>
+      {requestId ? <p className="mt-4 text-xs text-slate-500">Platform request id: {requestId}</p> : null}
+    </section>
+  );
+}

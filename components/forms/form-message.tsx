@@ -1,0 +1,19 @@
+import type { ActionState } from "@/lib/actions/validated-action";
+
+/**
+ * The outcome of the last submission of a form, next to it. Refusals are alerts (announced at once); successes
+ * are polite status messages.
+ */
+export function FormMessage({ state, children }: { state: ActionState; children?: React.ReactNode }) {
+  if (!state.message) return null;
+  return (
+    <div
+      role={state.ok ? "status" : "alert"}
+      data-outcome={state.ok ? "ok" : "refused"}
+      className={`rounded-md px-3 py-2 text-sm ${state.ok ? "bg-emerald-50 text-emerald-900" : "bg-rose-50 text-rose-900"}`}
+    >
+      {state.message}
+      {children}
+    </div>
+  );
+}

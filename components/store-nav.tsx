@@ -1,0 +1,32 @@
+"use client";
+
+import Link from "next/link";
+import { usePathname } from "next/navigation";
+
+/** The store's sections; the current one is marked for assistive technology (aria-current) as well as visually. */
+export function StoreNav({ storeId }: { storeId: number }) {
+  const pathname = usePathname();
+  const sections = [
+    { href: `/stores/${storeId}/orders`, label: "Orders" },
+    { href: `/stores/${storeId}/categories`, label: "Categories" },
+  ];
+  return (
+    <nav aria-label="Store sections" className="flex gap-1">
+      {sections.map((section) => {
+        const current = pathname === section.href || pathname.startsWith(`${section.href}/`);
+        return (
+          <Link
+            key={section.href}
+            href={section.href}
+            aria-current={current ? "page" : undefined}
+            className={`rounded-md px-3 py-1.5 text-sm font-medium focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-slate-900 ${
+              current ? "bg-slate-900 text-white" : "text-slate-700 hover:bg-slate-200"
+            }`}
+          >
+            {section.label}
+          </Link>
+        );
+      })}
+    </nav>
+  );
+}

@@ -1,0 +1,36 @@
+import { isKnownOrderStatus } from "./order-status";
+
+/** The orders page's URL state: ?status=, ?phone=, ?cursor=. */
+export type OrderFilters = { status: string | null; phone: string | null; cursor: string | null };
+
+type SearchParams = Record<string, string | string[] | undefined>;
+
+function first(value: string | string[] | undefined): string | null {
+  const single = Array.isArray(value) ? value[0] : value;
+  return single === undefined ? null : single;
+}
+
+/**
+ * An unknown status is dropped rather than matched (it could only show an empty list); the phone is compared
+ * exactly, after removing the spaces people type in numbers ("0555 12 34 56").
+ */
+export function parseOrderFilters(params: SearchParams): OrderFilters {
+  const status = first(params.status)?.trim().toLowerCase() ?? "";
+  const phone = (first(params.phone) ?? "").replace(/\s+/g, "").slice(0, 32);
+  const cursor = first(params.cursor)?.trim() ?? "";
+  return {
+    status: status && isKnownOrderStatus(status) ? status : null,
+    phone: phone || null,
+    cursor: cursor || null,
+  };
+}
+
+/** The orders page URL for these filters (empty ones left out, so URLs stay short and shareable). */
+export function ordersHref(storeId: number, filters: Partial<OrderFilters>): string {
+  const query = new URLSearchParams();
+  if (filters.status) query.set("status", filters.status);
+  if (filters.phone) query.set("phone", filters.phone);
+  if (filters.cursor) query.set("cursor", filters.cursor);
+  const search = query.toString();
+  return `/stores/${storeId}/orders${search ? `?${search}` : ""}`;
+}

@@ -1,0 +1,40 @@
+import { describe, expect, it } from "vitest";
+import { emulatorDashboardUrl } from "@/lib/ui/emulator-link";
+import { formatMoney } from "@/lib/ui/format";
+import { ordersHref, parseOrderFilters } from "@/lib/ui/order-filters";
+
+describe("parseOrderFilters", () => {
+  it("keeps a known status and drops an unknown one", () => {
+    expect(parseOrderFilters({ status: "Shipped" }).status).toBe("shipped");
+    expect(parseOrderFilters({ status: "lost" }).status).toBeNull();
+    expect(parseOrderFilters({ status: ["delivered", "shipped"] }).status).toBe("delivered");
+  });
+
+  it("removes spaces typed inside a phone number and ignores an empty one", () => {
+    expect(parseOrderFilters({ phone: " 0555 12 34 56 " }).phone).toBe("0555123456");
+    expect(parseOrderFilters({ phone: "   " }).phone).toBeNull();
+  });
+
+  it("round-trips through the URL builder, leaving empty filters out", () => {
+    const filters = parseOrderFilters({ status: "confirmed", phone: "+213555", cursor: "abc" });
+    expect(ordersHref(101, filters)).toBe("/stores/101/orders?status=confirmed&phone=%2B213555&cursor=abc");
+    expect(parseOrderFilters(Object.fromEntries(new URL(`http://x${ordersHref(101, filters)}`).searchParams))).toEqual(filters);
+    expect(ordersHref(101, { status: null, phone: null })).toBe("/stores/101/orders");
+  });
+});
+
+describe("emulatorDashboardUrl", () => {
+  it("links to the emulator in development and for a loopback platform, never for the real one", () => {
+    expect(emulatorDashboardUrl("development", "http://localhost:4000")).toBe("http://localhost:4000/dashboard");
+    expect(emulatorDashboardUrl("production", "http://127.0.0.1:4100/")).toBe("http://127.0.0.1:4100/dashboard");
+    expect(emulatorDashboardUrl("production", "https://auth.platform.example")).toBeNull();
+  });
+});
+
+describe("formatMoney", () => {
+  it("formats the database's decimal strings and shows a dash for nothing", () => {
+    expect(formatMoney("1234.5")).toBe("1,234.50 DZD");
+    expect(formatMoney(null)).toBe("—");
+    expect(formatMoney("abc")).toBe("—");
+  });
+});

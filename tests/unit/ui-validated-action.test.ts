@@ -1,0 +1,48 @@
+import { describe, expect, it } from "vitest";
+import { z } from "zod";
+import { formValues, validatedAction } from "@/lib/actions/validated-action";
+
+const schema = z.object({
+  name: z.string().trim().min(1, "Enter a name."),
+  parentId: z.coerce.number().int().min(0),
+  idempotencyKey: z.string(),
+});
+
+function form(entries: Record<string, string>): FormData {
+  const data = new FormData();
+  for (const [key, value] of Object.entries(entries)) data.set(key, value);
+  return data;
+}
+
+describe("validatedAction", () => {
+  it("hands coerced, validated data to the action", async () => {
+    let received: unknown;
+    const action = validatedAction(schema, async (data) => {
+      received = data;
+      return { ok: true, message: "done" };
+    });
+    const state = await action({ ok: false }, form({ name: "  Robes ", parentId: "12", idempotencyKey: "k1" }));
+    expect(state).toEqual({ ok: true, message: "done" });
+    expect(received).toEqual({ name: "Robes", parentId: 12, idempotencyKey: "k1" });
+  });
+
+  it("refuses invalid input with per-field errors and the typed values, without running the action", async () => {
+    let ran = false;
+    const action = validatedAction(schema, async () => {
+      ran = true;
+      return { ok: true };
+    });
+    const state = await action({ ok: false }, form({ name: "   ", parentId: "x", idempotencyKey: "k2" }));
+    expect(ran).toBe(false);
+    expect(state.ok).toBe(false);
+    expect(state.fieldErrors?.name).toEqual(["Enter a name."]);
+    expect(state.fieldErrors?.parentId?.length).toBe(1);
+    expect(state.values).toMatchObject({ name: "   ", parentId: "x" });
+    // Nothing reached the platform, so the same key is still good for the corrected form.
+    expect(state.idempotencyKey).toBe("k2");
+  });
+
+  it("leaves Next's own action fields out of the echoed values", () => {
+    expect(formValues(form({ $ACTION_ID_abc: "", name: "x" }))).toEqual({ name: "x" });
+  });
+});
