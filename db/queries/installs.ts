@@ -1,6 +1,7 @@
 import { and, asc, eq, inArray, isNotNull, lte, ne, sql } from "drizzle-orm";
 import type { Db, DbOrTx } from "@/db/client";
 import { installs, type Install, type InstallState } from "@/db/schema";
+import { log } from "@/lib/log";
 
 /** One store of a token exchange, its token already sealed by lib/installs.ts. */
 export type InstalledStoreRow = {
@@ -56,6 +57,19 @@ export async function upsertInstalledStores(
   return db.transaction(async (tx) => {
     const saved: Install[] = [];
     for (const store of input.stores) {
+      // Install ids are unique per app and store, so another store's row holding this id can only be a leftover of
+      // platform data that was wiped (an emulator reset). It can never work again; keeping it would block this one.
+      const stale = await tx
+        .delete(installs)
+        .where(and(eq(installs.installId, store.installId), ne(installs.storeId, store.storeId)))
+        .returning({ storeId: installs.storeId });
+      for (const row of stale) {
+        log.warn("dropped a stale install row whose install id the platform gave to another store", {
+          staleStoreId: row.storeId,
+          storeId: store.storeId,
+          installId: store.installId,
+        });
+      }
       const values = {
         storeId: store.storeId,
         installId: store.installId,

@@ -81,17 +81,28 @@ describe("saveInstalledStores", () => {
 
   it("stores all or none: a failing store rolls back the others", async () => {
     await saveInstalledStores(handle.db, exchange({ s101: "svcpk_live_keep" }), { at: T0, ring: ringA });
-    // Store 102 arrives with 101's install id: the unique index refuses it, and the new token of 101 must not stick.
-    const clash = {
+    // The second store's id overflows the integer column: its insert fails, and 101's new token must not stick.
+    const failing = {
       scopes: ["orders:read"],
       stores: [
         { storeId: 101, storeName: "Amina Couture", installId: 11, accessToken: "svcpk_live_replaced" },
-        { storeId: 102, storeName: "Amina Maison", installId: 11, accessToken: "svcpk_live_clash" },
+        { storeId: 3_000_000_000, storeName: "Too big", installId: 13, accessToken: "svcpk_live_fails" },
       ],
     };
-    await expect(saveInstalledStores(handle.db, clash, { at: T1, ring: ringA })).rejects.toThrow();
+    await expect(saveInstalledStores(handle.db, failing, { at: T1, ring: ringA })).rejects.toThrow();
     expect((await loadAccessToken(handle.db, 101, ringA))?.token).toBe("svcpk_live_keep");
-    expect(await findInstall(handle.db, 102)).toBeNull();
+    expect(await listAllInstalls(handle.db)).toHaveLength(1);
+  });
+
+  it("replaces a stale row of another store holding the same install id (platform data wiped)", async () => {
+    await saveInstalledStores(handle.db, exchange({ s101: "svcpk_live_before_reset" }), { at: T0, ring: ringA });
+    await saveInstalledStores(
+      handle.db,
+      { scopes: ["orders:read"], stores: [{ storeId: 102, storeName: "Amina Maison", installId: 11, accessToken: "svcpk_live_after" }] },
+      { at: T1, ring: ringA },
+    );
+    expect((await listAllInstalls(handle.db)).map((row) => [row.storeId, row.installId])).toEqual([[102, 11]]);
+    expect((await loadAccessToken(handle.db, 102, ringA))?.token).toBe("svcpk_live_after");
   });
 });
 
