@@ -1,0 +1,180 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { sql } from "drizzle-orm";
+import { PlatformError } from "@/lib/platform/errors";
+import { databaseKind } from "../helpers/database";
+import { startHarness, type Harness } from "./platform-harness";
+
+const STORE = 101;
+
+describe(`platform client against the emulator (${databaseKind()})`, () => {
+  let h: Harness;
+  let installId: number;
+  beforeAll(async () => {
+    h = await startHarness();
+    installId = (await h.install(STORE)).installId;
+  });
+  afterAll(async () => {
+    await h?.close();
+  });
+  beforeEach(async () => {
+    h.sent.length = 0;
+    h.slept.length = 0;
+    h.logLines.length = 0;
+    await h.db.execute(sql`delete from rate_buckets`);
+  });
+
+  it("whoami: sends User-Agent, Accept, a request id of ours and the token; reshapes the answer", async () => {
+    const me = await h.client(STORE).whoami();
+    expect(me).toMatchObject({ storeId: STORE, type: "platform", rateLimitTier: "enterprise", app: { installId } });
+    expect(me.scopes).toContain("products:read");
+    const [request] = h.sent;
+    expect(request?.headers.get("user-agent")).toMatch(/store-app-starter/);
+    expect(request?.headers.get("accept")).toBe("application/json");
+    expect(request?.headers.get("x-request-id")).toMatch(/^[A-Za-z0-9_.:-]+$/);
+    expect(request?.headers.get("authorization")).toMatch(/^Bearer svcpk_live_/);
+    expect(request?.headers.get("idempotency-key")).toBeNull();
+  });
+
+  it("logs one line per call with request id, install, method, path, status, attempts and duration, never the token", async () => {
+    const client = h.client(STORE);
+    await client.whoami();
+    const lines = h.logLines.map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatchObject({ msg: "platform call", storeId: STORE, installId, method: "GET", path: "/v1/whoami", status: 200, attempts: 1 });
+    expect(typeof lines[0]?.requestId).toBe("string");
+    expect(typeof lines[0]?.durationMs).toBe("number");
+    expect(h.logLines.join("\n")).not.toMatch(/svcpk_live_[A-Za-z0-9]/);
+  });
+
+  it("creates, reads, renames, lists, reorders and deletes categories", async () => {
+    const client = h.client(STORE);
+    const parent = await client.categories.create({ name: "Client test parent" });
+    expect(parent).toMatchObject({ name: "Client test parent", parentId: null, status: "active" });
+    expect(parent.slug).toMatch(/client-test-parent/);
+    const child = await client.categories.create({ name: "Client test child", parentId: parent.id, status: "inactive" });
+    expect(child).toMatchObject({ parentId: parent.id, status: "inactive" });
+
+    const fetched = await client.categories.get(parent.id);
+    expect(fetched.children.map((category) => category.id)).toEqual([child.id]);
+
+    const renamed = await client.categories.update(parent.id, { name: "Client test renamed" });
+    expect(renamed.slug).toMatch(/client-test-renamed/);
+
+    const inactive = await client.categories.list({ status: "inactive" });
+    expect(inactive.items.map((category) => category.id)).toContain(child.id);
+    const subcategories = await client.categories.list({ parentId: parent.id });
+    expect(subcategories.items.map((category) => category.id)).toEqual([child.id]);
+
+    const tree = await client.categories.tree();
+    const node = tree.find((category) => category.id === parent.id);
+    expect(node?.children.map((category) => category.id)).toEqual([child.id]);
+    expect(tree.every((category) => category.parentId === null)).toBe(true);
+
+    const tops = tree.slice(0, 2).map((category) => category.id);
+    const applied = await client.categories.reorder([{ id: tops[1]! }, { id: tops[0]! }]);
+    expect(applied.map((entry) => entry.id)).toEqual([tops[1], tops[0]]);
+    const reordered = await client.categories.tree();
+    expect(reordered.slice(0, 2).map((category) => category.id)).toEqual([tops[1], tops[0]]);
+
+    await client.categories.delete(child.id);
+    expect(await client.categories.delete(parent.id)).toEqual({ deleted: true, id: parent.id });
+    const error = await client.categories.get(parent.id).catch((caught: unknown) => caught);
+    expect((error as PlatformError).isNotFound).toBe(true);
+
+    // Every write carried a valid key; no two writes shared one.
+    const keys = h.sent.filter((request) => request.method !== "GET").map((request) => request.headers.get("idempotency-key"));
+    expect(keys.every((key) => key !== null && /^[A-Za-z0-9_\-:.]{1,64}$/.test(key))).toBe(true);
+    expect(new Set(keys).size).toBe(keys.length);
+  });
+
+  it("replays a form submitted twice with the caller's key: one category created", async () => {
+    const client = h.client(STORE);
+    const key = "form:double-submit-1";
+    const first = await client.categories.create({ name: "Submitted twice" }, { idempotencyKey: key });
+    const second = await client.categories.create({ name: "Submitted twice" }, { idempotencyKey: key });
+    expect(second.id).toBe(first.id);
+    const named = [];
+    for await (const category of client.categories.iterate()) if (category.name === "Submitted twice") named.push(category);
+    expect(named).toHaveLength(1);
+  });
+
+  it("pages through every order with for await, across several pages", async () => {
+    for (let index = 0; index < 25; index += 1) h.emulator.control.placeOrder(STORE);
+    const expected = h.emulator.ctx.state.orders.filter((order) => order.store_id === STORE).length;
+    expect(expected).toBeGreaterThan(25);
+    const client = h.client(STORE);
+    const ids: number[] = [];
+    for await (const order of client.orders.iterate({ limit: 10 })) ids.push(order.id);
+    expect(ids).toHaveLength(expected);
+    expect(new Set(ids).size).toBe(expected);
+    expect(h.sent.length).toBe(Math.ceil(expected / 10));
+    expect(h.sent[1]?.url.searchParams.get("cursor")).toBeTruthy();
+  });
+
+  it("filters orders by status and phone and reshapes them", async () => {
+    const placed = h.emulator.control.placeOrder(STORE, { customer_phone: "0555000111" });
+    const client = h.client(STORE);
+    const page = await client.orders.list({ customerPhone: "0555000111" });
+    expect(page.items.map((order) => order.id)).toContain(placed.id);
+    const order = page.items.find((item) => item.id === placed.id)!;
+    expect(order.orderNumber).toMatch(/^ORD-101-\d{8}-[0-9a-f]{8}$/);
+    expect(typeof order.total).toBe("string");
+    expect(order.createdAt).toBeInstanceOf(Date);
+    const pending = await client.orders.list({ status: "pending", limit: 100 });
+    expect(pending.items.every((item) => item.status === "pending")).toBe(true);
+  });
+
+  it("lists customers page by page and reads analytics", async () => {
+    const client = h.client(STORE);
+    const customers = [];
+    for await (const customer of client.customers.iterate({ limit: 5 })) customers.push(customer);
+    expect(customers.length).toBe(h.emulator.ctx.state.customers.filter((customer) => customer.storeId === STORE).length);
+    expect(customers[0]).toMatchObject({ id: expect.any(Number), name: expect.any(String) });
+    const report = await client.analytics({ range: "7d" });
+    expect(typeof report).toBe("object");
+    expect(Object.keys(report).length).toBeGreaterThan(0);
+  });
+
+  it("refuses a bad custom analytics range locally, without a call", async () => {
+    const error = await h.client(STORE).analytics({ range: "custom", from: "2025-03-10", to: "2025-03-01" }).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(PlatformError);
+    expect((error as PlatformError).isValidation).toBe(true);
+    expect(h.sent).toHaveLength(0);
+  });
+
+  it("has a generic request for the other operations, with an idempotency key on writes", async () => {
+    const client = h.client(STORE);
+    const listed = await client.request<{ items: unknown[] }>("GET", "/v1/categories", { query: { limit: 2 } });
+    expect(listed.status).toBe(200);
+    expect(listed.data.items).toHaveLength(2);
+    const created = await client.request<{ id: number }>("POST", "/v1/categories", { body: { name: "Generic request" } });
+    expect(created.status).toBe(201);
+    expect(created.idempotencyKey).toMatch(/^[A-Za-z0-9_\-:.]{1,64}$/);
+    expect(h.sent[1]?.headers.get("idempotency-key")).toBe(created.idempotencyKey);
+  });
+
+  it.each([
+    ["GET", "/v1/keys"],
+    ["POST", "/v1/webhooks"],
+    ["POST", "/v1/changes/5/undo"],
+    ["POST", "/v1/landing-pages/generate"],
+  ] as const)("refuses %s %s locally with no network call", async (method, path) => {
+    const error = await h.client(STORE).request(method, path).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(PlatformError);
+    expect((error as PlatformError).isClosedEndpoint).toBe(true);
+    expect(h.sent).toHaveLength(0);
+  });
+
+  it("never sends the token to another host", async () => {
+    const error = await h.client(STORE).request("GET", "//evil.example/v1/whoami").catch((caught: unknown) => caught);
+    expect((error as PlatformError).kind).toBe("local");
+    expect(h.sent).toHaveLength(0);
+  });
+
+  it("refuses locally, before any call, a store the app is not installed on", async () => {
+    const error = await h.client(103).whoami().catch((caught: unknown) => caught);
+    expect(error).toMatchObject({ kind: "local", code: "install_inactive" });
+    expect((error as PlatformError).needsReinstall).toBe(true);
+    expect(h.sent).toHaveLength(0);
+  });
+});
