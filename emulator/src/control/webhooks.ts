@@ -1,5 +1,6 @@
 /**
  * Control API for the webhook side, under /_emulator/webhooks/: what the console does, for scripts and tests.
+ * Errors answer `{ error: <message> }` like the rest of the control API (plus `rule` for a refused URL).
  * The signing secret appears only in the rotate-secret answer (a developer must copy it), never in the log.
  */
 import { json } from "../http/respond";
@@ -25,7 +26,7 @@ function readJson(request: EmuRequest): { ok: true; value: Record<string, unknow
 }
 
 function badRequest(message: string): EmuResponse {
-  return json(400, { error: "bad_request", message });
+  return json(400, { error: message });
 }
 
 export function endpointView(ctx: EmulatorContext) {
@@ -86,7 +87,7 @@ export const webhookControlRoutes: Route[] = [
       try {
         return json(200, { secret: rotateSigningSecret(ctx, chosen) });
       } catch (error) {
-        if (error instanceof SecretShapeError) return json(422, { error: "validation_error", message: error.message });
+        if (error instanceof SecretShapeError) return json(422, { error: error.message });
         throw error;
       }
     },
@@ -99,7 +100,7 @@ export const webhookControlRoutes: Route[] = [
       if (!body.ok) return body.response;
       if (typeof body.value.url !== "string") return badRequest("url must be a string");
       const check = setWebhookUrl(ctx, body.value.url);
-      if (!check.ok) return json(422, { error: "invalid_webhook_url", rule: check.rule, message: check.message });
+      if (!check.ok) return json(422, { error: check.message, rule: check.rule });
       return json(200, { endpoint: endpointView(ctx) });
     },
   },
@@ -131,7 +132,7 @@ export const webhookControlRoutes: Route[] = [
       const body = readJson(request);
       if (!body.ok) return body.response;
       const faults = parseFaultList(body.value.faults);
-      if (typeof faults === "string") return json(422, { error: "validation_error", message: faults });
+      if (typeof faults === "string") return json(422, { error: faults });
       for (const fault of faults) addFault(ctx, fault.kind, fault.times);
       return json(200, faultSummary(ctx));
     },
@@ -154,7 +155,7 @@ export const webhookControlRoutes: Route[] = [
       if (typeof event !== "string") return badRequest("event must be a string");
       if (typeof storeId !== "number" || !Number.isInteger(storeId)) return badRequest("storeId must be an integer");
       const result = queueSampleEvent(ctx, event, storeId);
-      if (!result.ok) return json(result.status, { error: result.status === 404 ? "not_found" : "validation_error", message: result.message });
+      if (!result.ok) return json(result.status, { error: result.message });
       return json(202, { delivery: deliveryView(result.delivery) });
     },
   },
