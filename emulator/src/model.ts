@@ -200,6 +200,20 @@ export type IdempotencyRecord = {
   storedAt: string;
 };
 
+/** The merchant's change history: category create, update and delete (reorder is not recorded; undo stays with the merchant). */
+export type ChangeRecord = {
+  id: number;
+  storeId: number;
+  at: string;
+  action: "create" | "update" | "delete";
+  entity: "category";
+  entityId: number;
+  before: Category | null;
+  after: Category | null;
+  /** Who made the change, e.g. `app:1` for an install token. */
+  actor: string;
+};
+
 export type EmulatorState = {
   version: 1;
   /** Offset in milliseconds added to the scaled real clock (advance moves it forward). */
@@ -221,4 +235,6 @@ export type EmulatorState = {
   idempotency: IdempotencyRecord[];
   /** Monthly request counts per store: `${storeId}:${yyyy-mm}` -> count. */
   monthlyUsage: Record<string, number>;
+  /** Optional so states saved before it existed still load. */
+  changes?: ChangeRecord[];
 };

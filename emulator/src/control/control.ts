@@ -1,0 +1,108 @@
+import {
+  advanceClock,
+  mintInstall,
+  placeTestOrder,
+  resetState,
+  setAppStatus,
+  setOrderStatus,
+  setStorePlan,
+  theApp,
+  uninstallApp,
+  type OrderInput,
+} from "../actions";
+import { clearFaults, parseFaults, queueFaults } from "../faults";
+import type { EmulatorContext } from "../http/types";
+import type { AppStatus, Install, Order, OrderStatus, Plan, Store } from "../model";
+
+export type StateSummary = ReturnType<typeof summarizeState>;
+
+/** What GET /_emulator/state shows: never a token or a secret. */
+export function summarizeState(ctx: EmulatorContext) {
+  const app = theApp(ctx);
+  const state = ctx.state;
+  return {
+    now: ctx.clock.now().toISOString(),
+    timeScale: ctx.clock.timeScale,
+    merchants: state.merchants.map((merchant) => ({ id: merchant.id, name: merchant.name, email: merchant.email })),
+    stores: state.stores.map((store) => ({
+      id: store.id,
+      name: store.name,
+      ownerMerchantId: store.ownerMerchantId,
+      teamMerchantIds: store.teamMerchantIds,
+      plan: store.plan,
+      planExpiresAt: store.planExpiresAt,
+      orders: state.orders.filter((order) => order.store_id === store.id).length,
+      categories: state.categories.filter((category) => category.storeId === store.id).length,
+    })),
+    app: {
+      id: app.id,
+      name: app.name,
+      clientId: app.clientId,
+      status: app.status,
+      minimumPlan: app.minimumPlan,
+      scopes: app.scopes,
+      redirectUris: app.redirectUris,
+      developerMerchantId: app.developerMerchantId,
+      webhook: {
+        url: app.webhook.url,
+        verified: app.webhook.verified,
+        disabled: app.webhook.disabled,
+        consecutiveFailures: app.webhook.consecutiveFailures,
+      },
+    },
+    installs: state.installs.map(publicInstall),
+    deliveries: {
+      pending: state.deliveries.filter((delivery) => delivery.state === "pending").length,
+      total: state.deliveries.length,
+    },
+  };
+}
+
+export function publicInstall(install: Install) {
+  return {
+    id: install.id,
+    appId: install.appId,
+    storeId: install.storeId,
+    scopes: install.scopes,
+    keyId: install.keyId,
+    active: install.active,
+    installedAt: install.installedAt,
+    uninstalledAt: install.uninstalledAt,
+  };
+}
+
+/** The control API as an in-process object, for tests: the same actions, no HTTP. */
+export type EmulatorControl = {
+  reset(): void;
+  state(): StateSummary;
+  mintInstall(storeId: number, scopes?: string[]): { installId: number; accessToken: string; storeId: number };
+  uninstall(storeId: number): Install;
+  placeOrder(storeId: number, overrides?: OrderInput): Order;
+  setOrderStatus(orderId: number, status: OrderStatus): Order;
+  setAppStatus(status: AppStatus): void;
+  setStorePlan(storeId: number, plan: Plan, planExpiresAt?: string | null): Store;
+  advanceClock(seconds: number): Date;
+  clock(): { now: string; timeScale: number; offsetMs: number };
+  tick(): Promise<void>;
+  /** Same shapes as POST /_emulator/faults; returns how many faults are queued. */
+  addFaults(faults: unknown[]): number;
+  clearFaults(): void;
+};
+
+export function createControl(ctx: EmulatorContext): EmulatorControl {
+  return {
+    reset: () => resetState(ctx),
+    state: () => summarizeState(ctx),
+    mintInstall: (storeId, scopes) => mintInstall(ctx, storeId, scopes),
+    uninstall: (storeId) => uninstallApp(ctx, storeId),
+    placeOrder: (storeId, overrides) => placeTestOrder(ctx, storeId, overrides),
+    setOrderStatus: (orderId, status) => setOrderStatus(ctx, orderId, status),
+    setAppStatus: (status) => void setAppStatus(ctx, status),
+    setStorePlan: (storeId, plan, planExpiresAt) => setStorePlan(ctx, storeId, plan, planExpiresAt),
+    advanceClock: (seconds) => advanceClock(ctx, seconds),
+    clock: () => ({ now: ctx.clock.now().toISOString(), timeScale: ctx.clock.timeScale, offsetMs: ctx.clock.offsetMs() }),
+    tick: () => ctx.webhooks.tick(),
+    addFaults: (faults) => queueFaults(ctx, parseFaults(faults)),
+    clearFaults: () => clearFaults(ctx),
+  };
+}
