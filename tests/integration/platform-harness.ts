@@ -11,7 +11,15 @@ import { createTestDatabase } from "../helpers/database";
  * test asserts the waits the client asked for (the Retry-After unit, backoff) without spending them.
  */
 
-export type SentRequest = { method: string; url: URL; headers: Headers; body: string | null; status: number | null };
+export type SentRequest = {
+  method: string;
+  url: URL;
+  headers: Headers;
+  body: string | null;
+  status: number | null;
+  /** The emulator's clock when the request left. */
+  at: number;
+};
 
 export type Harness = {
   db: DatabaseHandle["db"];
@@ -48,6 +56,7 @@ export async function startHarness(options: { timeScale?: number } = {}): Promis
       headers: new Headers(init?.headers),
       body: typeof init?.body === "string" ? init.body : null,
       status: null,
+      at: emulator.ctx.clock.nowMs(),
     };
     sent.push(entry);
     const response = await fetch(input, init);
