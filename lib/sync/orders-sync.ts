@@ -142,7 +142,9 @@ export async function syncAllStores(db: Db, options: SyncAllOptions = {}): Promi
   const worker = async () => {
     for (let install = queue.shift(); install; install = queue.shift()) {
       const state = await findSyncState(db, install.storeId);
-      if (!options.full && state?.lastSyncedAt && now().getTime() - state.lastSyncedAt.getTime() < minIntervalMs) {
+      const elapsed = state?.lastSyncedAt ? now().getTime() - state.lastSyncedAt.getTime() : null;
+      // A mark in the future (another instance's clock running ahead) does not hold the store back.
+      if (!options.full && elapsed !== null && elapsed >= 0 && elapsed < minIntervalMs) {
         results.push({ storeId: install.storeId, outcome: "skipped", fetched: 0, inserted: 0, updated: 0, detail: "synced recently" });
         continue;
       }

@@ -1,0 +1,181 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { and, count, eq } from "drizzle-orm";
+import type { DatabaseHandle } from "@/db/client";
+import { findInstall } from "@/db/queries/installs";
+import { findOrder, listStatusHistory } from "@/db/queries/orders";
+import { acquireSyncLease, findSyncState } from "@/db/queries/sync-state";
+import { orders } from "@/db/schema";
+import { DEV_APP } from "@/emulator/src/dev-app";
+import { startEmulator, type RunningEmulator } from "@/emulator/src/index";
+import { saveInstalledStores } from "@/lib/installs";
+import { setLogSink } from "@/lib/log";
+import { cronAuthorized } from "@/lib/sync/cron-auth";
+import { SYNC_OVERLAP_MS, syncAllStores, syncStoreOrders, type SyncOptions } from "@/lib/sync/orders-sync";
+import { startWebhookServer, type WebhookServer } from "@/lib/webhooks/node-server";
+import { createTestDatabase, databaseKind } from "../helpers/database";
+
+/** Polling GET /v1/orders through the real API client against the emulator, converging with webhooks. */
+describe(`order sync (${databaseKind()})`, () => {
+  let handle: DatabaseHandle;
+  let emulator: RunningEmulator;
+  let receiver: WebhookServer;
+  let restoreLog: () => void;
+  let options: SyncOptions;
+
+  beforeAll(async () => {
+    restoreLog = setLogSink(() => {});
+    handle = await createTestDatabase();
+    receiver = await startWebhookServer({ db: handle.db, secret: DEV_APP.webhookSecret });
+    emulator = await startEmulator({ port: 0, appUrl: receiver.url, dataFile: null, autoTick: false, quiet: true });
+    options = { platform: { baseUrl: emulator.url } };
+    for (const [storeId, storeName] of [
+      [101, "Amina Couture"],
+      [102, "Amina Maison"],
+      [103, "Amina Kids"],
+    ] as const) {
+      const minted = emulator.control.mintInstall(storeId, storeId === 103 ? ["products:read"] : undefined);
+      await saveInstalledStores(handle.db, {
+        scopes: storeId === 103 ? ["products:read"] : ["orders:read", "products:read"],
+        stores: [{ storeId, storeName, installId: minted.installId, accessToken: minted.accessToken }],
+      });
+    }
+  });
+  afterAll(async () => {
+    await emulator?.close();
+    await receiver?.close();
+    await handle?.close();
+    restoreLog?.();
+  });
+
+  const platformOrders = (storeId: number) => emulator.ctx.state.orders.filter((order) => order.store_id === storeId);
+  async function storedCount(storeId: number): Promise<number> {
+    const [row] = await handle.db.select({ n: count() }).from(orders).where(eq(orders.storeId, storeId));
+    return row?.n ?? 0;
+  }
+
+  it("backfills every order of a store and keeps the newest created_at as its mark", async () => {
+    const expected = platformOrders(101);
+    expect(expected.length).toBeGreaterThan(0);
+    const result = await syncStoreOrders(handle.db, 101, { ...options, full: true });
+    expect(result).toMatchObject({ storeId: 101, outcome: "synced", fetched: expected.length, inserted: expected.length, updated: 0 });
+    expect(await storedCount(101)).toBe(expected.length);
+    for (const order of expected.slice(0, 5)) {
+      const stored = await findOrder(handle.db, 101, order.id);
+      expect(stored?.status).toBe(order.status);
+      expect(stored?.updatedAt.toISOString()).toBe(new Date(order.updated_at).toISOString());
+    }
+    const newest = Math.max(...expected.map((order) => Date.parse(order.created_at)));
+    const state = await findSyncState(handle.db, 101);
+    expect(state?.sinceCursor?.getTime()).toBe(newest);
+    expect(state?.leaseOwner).toBeNull();
+    expect(state?.lastError).toBeNull();
+  });
+
+  it("polls only from the mark on, and converges with the webhooks on the same rows", async () => {
+    const placed = emulator.control.placeOrder(101);
+    const result = await syncStoreOrders(handle.db, 101, options);
+    expect(result.outcome).toBe("synced");
+    expect(result.inserted).toBe(1);
+    // Orders older than the mark minus the overlap are not read again.
+    const mark = Math.max(...platformOrders(101).filter((order) => order.id !== placed.id).map((order) => Date.parse(order.created_at)));
+    const rereadable = platformOrders(101).filter((order) => Date.parse(order.created_at) >= mark - SYNC_OVERLAP_MS).length;
+    expect(result.fetched).toBe(rereadable);
+    expect(result.fetched).toBeLessThan(platformOrders(101).length);
+
+    // The webhook for the same order lands on the row the poll wrote: same version, nothing changes.
+    await emulator.control.tick();
+    expect(await storedCount(101)).toBe(platformOrders(101).length);
+    const created = emulator.ctx.state.deliveries.find((delivery) => delivery.body.includes(`"id":${placed.id},`));
+    expect(created?.attempts.at(-1)?.responseSnippet).toContain("order_stale");
+
+    // A status change by webhook, then a poll carrying the same version: no rollback, no duplicate history.
+    emulator.control.advanceClock(60);
+    emulator.control.setOrderStatus(placed.id, "confirmed");
+    await emulator.control.tick();
+    await syncStoreOrders(handle.db, 101, options);
+    expect((await findOrder(handle.db, 101, placed.id))?.status).toBe("confirmed");
+    expect((await listStatusHistory(handle.db, 101, placed.id)).map((row) => row.status)).toEqual(["pending", "confirmed"]);
+  });
+
+  it("a poll that sees a newer version updates the order and records the status change", async () => {
+    const placed = emulator.control.placeOrder(102);
+    await syncStoreOrders(handle.db, 102, { ...options, full: true });
+    emulator.control.advanceClock(60);
+    emulator.control.setOrderStatus(placed.id, "shipped");
+    const result = await syncStoreOrders(handle.db, 102, options);
+    expect(result.updated).toBe(1);
+    const stored = await findOrder(handle.db, 102, placed.id);
+    expect(stored?.status).toBe("shipped");
+    expect(stored?.trackingNumber).toBe(placed.tracking_number);
+    const history = await listStatusHistory(handle.db, 102, placed.id);
+    expect(history.map((row) => [row.status, row.previousStatus])).toEqual([
+      ["pending", null],
+      ["shipped", "pending"],
+    ]);
+  });
+
+  it("one instance per store: a held lease makes the others skip until it expires", async () => {
+    const now = new Date();
+    expect(await acquireSyncLease(handle.db, { storeId: 102, owner: "instance-a", now, ttlMs: 60_000 })).not.toBeNull();
+    const busy = await syncStoreOrders(handle.db, 102, { ...options, owner: "instance-b" });
+    expect(busy.outcome).toBe("busy");
+    expect(busy.fetched).toBe(0);
+
+    // The holder's lease runs out (renewed from two minutes ago, so it ended a minute ago): another instance takes over.
+    await acquireSyncLease(handle.db, { storeId: 102, owner: "instance-a", now: new Date(now.getTime() - 120_000), ttlMs: 60_000 });
+    const taken = await syncStoreOrders(handle.db, 102, { ...options, owner: "instance-b" });
+    expect(taken.outcome).toBe("synced");
+    expect((await findSyncState(handle.db, 102))?.leaseOwner).toBeNull();
+  });
+
+  it("two instances starting together: exactly one syncs", async () => {
+    const results = await Promise.all(
+      ["instance-c", "instance-d", "instance-e"].map((owner) => syncStoreOrders(handle.db, 101, { ...options, owner, full: true })),
+    );
+    expect(results.map((result) => result.outcome).sort()).toEqual(["busy", "busy", "synced"]);
+    expect(await storedCount(101)).toBe(platformOrders(101).length);
+  });
+
+  it("a pass over every store skips installs without orders:read and stores synced within the minute", async () => {
+    const results = await syncAllStores(handle.db, { ...options, sourceFor: undefined, minIntervalMs: 50_000 });
+    // 103 lacks orders:read, so it is not polled at all; 101 and 102 were synced moments ago.
+    expect(results.map((result) => [result.storeId, result.outcome])).toEqual([
+      [101, "skipped"],
+      [102, "skipped"],
+    ]);
+    const forced = await syncAllStores(handle.db, { ...options, minIntervalMs: 0 });
+    expect(forced.map((result) => result.outcome)).toEqual(["synced", "synced"]);
+    expect((await syncStoreOrders(handle.db, 103, options)).outcome).toBe("skipped");
+  });
+
+  it("a refused poll is recorded on the store, releases the lease, and a dead token marks the install", async () => {
+    emulator.control.uninstall(102);
+    const result = await syncStoreOrders(handle.db, 102, options);
+    expect(result.outcome).toBe("failed");
+    expect(result.detail).toMatch(/401|unauthorized|revoked/i);
+    expect(result.detail).not.toContain("svcpk_live_");
+    const state = await findSyncState(handle.db, 102);
+    expect(state?.lastError).toBe(result.detail);
+    expect(state?.leaseOwner).toBeNull();
+    expect((await findInstall(handle.db, 102))?.state).toBe("revoked");
+    // Orders already synced stay.
+    expect(await storedCount(102)).toBeGreaterThan(0);
+    const [row] = await handle.db
+      .select({ n: count() })
+      .from(orders)
+      .where(and(eq(orders.storeId, 102), eq(orders.status, "shipped")));
+    expect(row?.n).toBeGreaterThan(0);
+  });
+
+  it("the cron route's bearer check", () => {
+    const secret = "a-cron-secret-of-some-length";
+    expect(cronAuthorized(`Bearer ${secret}`, secret)).toBe(true);
+    expect(cronAuthorized(`bearer ${secret}`, secret)).toBe(true);
+    expect(cronAuthorized(`Bearer ${secret}x`, secret)).toBe(false);
+    expect(cronAuthorized(secret, secret)).toBe(false);
+    expect(cronAuthorized(null, secret)).toBe(false);
+    // No secret configured: the route is off, whatever is sent.
+    expect(cronAuthorized("Bearer ", undefined)).toBe(false);
+    expect(cronAuthorized("Bearer undefined", undefined)).toBe(false);
+  });
+});
