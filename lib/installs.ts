@@ -35,24 +35,31 @@ export async function saveInstalledStores(
 }
 
 /**
- * The token to call the platform for a store, or null unless the install is active and still holds one.
+ * Opens the token of an install row whatever its state (null when the row holds none). For callers that decide
+ * themselves which states may still call, such as an install whose suspension the platform may have lifted.
  * A token the configured keys cannot open is a deployment mistake (a key dropped before rotation), reported as a
  * local PlatformError that names the key id and never the token.
  */
-export async function loadAccessToken(
-  db: DbOrTx,
-  storeId: number,
-  ring: TokenKeyRing = envKeyRing(),
-): Promise<{ token: string; installId: number } | null> {
-  const install = await findInstall(db, storeId);
-  if (!install || install.state !== "active" || !install.tokenCiphertext || !install.tokenKeyId) return null;
+export function openInstallToken(install: Install, ring: TokenKeyRing = envKeyRing()): string | null {
+  if (!install.tokenCiphertext || !install.tokenKeyId) return null;
   try {
-    const token = decryptToken({ ciphertext: install.tokenCiphertext, keyId: install.tokenKeyId }, ring, tokenContext(storeId));
-    return { token, installId: install.installId };
+    return decryptToken({ ciphertext: install.tokenCiphertext, keyId: install.tokenKeyId }, ring, tokenContext(install.storeId));
   } catch (error) {
     if (error instanceof TokenCipherError) {
       throw new PlatformError({ kind: "local", status: null, code: "token_unreadable", message: error.message });
     }
     throw error;
   }
+}
+
+/** The token to call the platform for a store, or null unless the install is active and still holds one. */
+export async function loadAccessToken(
+  db: DbOrTx,
+  storeId: number,
+  ring: TokenKeyRing = envKeyRing(),
+): Promise<{ token: string; installId: number } | null> {
+  const install = await findInstall(db, storeId);
+  if (!install || install.state !== "active") return null;
+  const token = openInstallToken(install, ring);
+  return token === null ? null : { token, installId: install.installId };
 }

@@ -12,7 +12,7 @@ import {
 import { installs } from "@/db/schema";
 import { rotateTokenKeys } from "@/lib/crypto/rotate-tokens";
 import { keyRing, tokenKeyFromBase64 } from "@/lib/crypto/token-cipher";
-import { loadAccessToken, saveInstalledStores } from "@/lib/installs";
+import { loadAccessToken, openInstallToken, saveInstalledStores } from "@/lib/installs";
 import { PlatformError } from "@/lib/platform/errors";
 import { createTestDatabase } from "@/tests/helpers/database";
 
@@ -147,6 +147,14 @@ describe("loadAccessToken", () => {
     expect((error as PlatformError).kind).toBe("local");
     expect((error as PlatformError).message).toContain(ringA.current.id);
     expect((error as PlatformError).message).not.toContain("svcpk_live_");
+  });
+
+  it("openInstallToken opens a suspended install's token, and nothing once it is destroyed", async () => {
+    await saveInstalledStores(handle.db, exchange({ s101: "svcpk_live_kept" }), { at: T0, ring: ringA });
+    const suspended = await setInstallState(handle.db, 101, "app_plan_required", T1);
+    expect(openInstallToken(suspended!, ringA)).toBe("svcpk_live_kept");
+    const revoked = await setInstallState(handle.db, 101, "revoked", T2);
+    expect(openInstallToken(revoked!, ringA)).toBeNull();
   });
 
   it("uses the process's key ring by default", async () => {
