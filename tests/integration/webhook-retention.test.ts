@@ -1,0 +1,81 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { count, eq } from "drizzle-orm";
+import type { DatabaseHandle } from "@/db/client";
+import { upsertOrder } from "@/db/queries/orders";
+import { acquireSyncLease } from "@/db/queries/sync-state";
+import { recordEvent } from "@/db/queries/webhook-events";
+import { installs, orderItems, orderStatusHistory, orders, orderSyncState, webhookEvents } from "@/db/schema";
+import { parsePlatformOrder } from "@/lib/platform/parse-order";
+import { purgeUninstalledStores } from "@/lib/webhooks/retention";
+import { newEventId, sampleOrderData } from "@/lib/webhooks/samples";
+import { createTestDatabase, databaseKind } from "../helpers/database";
+
+const DAY = 24 * 60 * 60 * 1000;
+const NOW = new Date("2026-06-30T12:00:00Z");
+
+describe(`retention after uninstall (${databaseKind()})`, () => {
+  let handle: DatabaseHandle;
+
+  async function seedStore(storeId: number, install: { state: string; uninstalledAt: Date | null }) {
+    await handle.db.insert(installs).values({
+      storeId,
+      installId: 8000 + storeId,
+      storeName: `Store ${storeId}`,
+      state: install.state,
+      uninstalledAt: install.uninstalledAt,
+      installedAt: new Date(NOW.getTime() - 90 * DAY),
+    });
+    const order = parsePlatformOrder(sampleOrderData({ storeId, orderId: storeId * 10, createdAt: new Date(NOW.getTime() - 60 * DAY) }));
+    await upsertOrder(handle.db, storeId, order, { previousStatus: null });
+    await recordEvent(handle.db, { id: newEventId(), event: "order.created", storeId, receivedAt: new Date(NOW.getTime() - 2 * DAY) });
+    await acquireSyncLease(handle.db, { storeId, owner: "x", now: NOW, ttlMs: 1 });
+  }
+
+  async function rowsOf(storeId: number) {
+    const counts = await Promise.all([
+      handle.db.select({ n: count() }).from(installs).where(eq(installs.storeId, storeId)),
+      handle.db.select({ n: count() }).from(orders).where(eq(orders.storeId, storeId)),
+      handle.db.select({ n: count() }).from(orderItems).where(eq(orderItems.storeId, storeId)),
+      handle.db.select({ n: count() }).from(orderStatusHistory).where(eq(orderStatusHistory.storeId, storeId)),
+      handle.db.select({ n: count() }).from(webhookEvents).where(eq(webhookEvents.storeId, storeId)),
+      handle.db.select({ n: count() }).from(orderSyncState).where(eq(orderSyncState.storeId, storeId)),
+    ]);
+    return counts.map(([row]) => row?.n ?? 0);
+  }
+
+  beforeAll(async () => {
+    handle = await createTestDatabase();
+    await seedStore(1, { state: "uninstalled", uninstalledAt: new Date(NOW.getTime() - 31 * DAY) });
+    await seedStore(2, { state: "uninstalled", uninstalledAt: new Date(NOW.getTime() - 10 * DAY) });
+    // Uninstalled long ago, then installed again: the install is active and its data is kept.
+    await seedStore(3, { state: "active", uninstalledAt: null });
+    await recordEvent(handle.db, { id: newEventId(), event: "webhook.verify", storeId: 0, receivedAt: new Date(NOW.getTime() - 40 * DAY) });
+  });
+  afterAll(async () => {
+    await handle?.close();
+  });
+
+  it("a dry run lists the stores past retention and deletes nothing", async () => {
+    const result = await purgeUninstalledStores(handle.db, { now: NOW, dryRun: true });
+    expect(result.storeIds).toEqual([1]);
+    expect(await rowsOf(1)).toEqual([1, 1, 2, 1, 1, 1]);
+  });
+
+  it("deletes every row of a store uninstalled more than 30 days ago, and nothing of the others", async () => {
+    const result = await purgeUninstalledStores(handle.db, { now: NOW });
+    expect(result.storeIds).toEqual([1]);
+    expect(result.orders).toBe(1);
+    // The purged store's event id, and the 40-day-old verify event id.
+    expect(result.events).toBe(2);
+    expect(await rowsOf(1)).toEqual([0, 0, 0, 0, 0, 0]);
+    expect(await rowsOf(2)).toEqual([1, 1, 2, 1, 1, 1]);
+    expect(await rowsOf(3)).toEqual([1, 1, 2, 1, 1, 1]);
+  });
+
+  it("the same store purged later, once its retention has run out", async () => {
+    const result = await purgeUninstalledStores(handle.db, { now: new Date(NOW.getTime() + 21 * DAY) });
+    expect(result.storeIds).toEqual([2]);
+    expect(await rowsOf(2)).toEqual([0, 0, 0, 0, 0, 0]);
+    expect((await rowsOf(3))[1]).toBe(1);
+  });
+});
