@@ -392,3 +392,18 @@ describe("fault injection", () => {
     expect(events()).toEqual(["order.confirmed", "order.created"]);
   });
 });
+
+describe("delivery log size", () => {
+  it("keeps every pending delivery and only the newest 1000 finished ones", async () => {
+    const template = { eventId: "evt_0", event: "order.created", installId: null, storeId: 101, body: "{}", attempts: [], nextAttemptAt: null, droppedReason: null };
+    for (let index = 0; index < 1005; index += 1) {
+      ctx.state.deliveries.push({ ...template, id: `dlv_${index}`, state: index === 0 ? "pending" : "succeeded", createdAt: new Date(index).toISOString(), nextAttemptAt: "2999-01-01T00:00:00.000Z" });
+    }
+    await ctx.webhooks.tick();
+    const ids = ctx.state.deliveries.map((delivery) => delivery.id);
+    expect(ids).toHaveLength(1001);
+    expect(ids[0]).toBe("dlv_0");
+    expect(ids[1]).toBe("dlv_5");
+    expect(ids.at(-1)).toBe("dlv_1004");
+  });
+});

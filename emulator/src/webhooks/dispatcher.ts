@@ -94,7 +94,20 @@ async function attemptDelivery(ctx: EmulatorContext, delivery: WebhookDelivery, 
   ctx.save();
 }
 
+/** The log keeps every pending delivery and the newest finished ones, so the saved state stays small. */
+export const KEPT_FINISHED_DELIVERIES = 1000;
+
+export function pruneDeliveries(ctx: EmulatorContext): void {
+  const finished = ctx.state.deliveries.filter((delivery) => delivery.state !== "pending").length;
+  let excess = finished - KEPT_FINISHED_DELIVERIES;
+  if (excess <= 0) return;
+  // Deliveries are appended in creation order, so the first finished ones are the oldest.
+  ctx.state.deliveries = ctx.state.deliveries.filter((delivery) => delivery.state === "pending" || excess-- <= 0);
+  ctx.save();
+}
+
 export async function runDispatcher(ctx: EmulatorContext, deps: DispatchDeps): Promise<void> {
+  pruneDeliveries(ctx);
   const nowMs = ctx.clock.nowMs();
   const due = ctx.state.deliveries
     .filter((delivery) => isDue(delivery, nowMs))
