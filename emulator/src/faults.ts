@@ -1,3 +1,4 @@
+import type { IncomingMessage } from "node:http";
 import type { EmulatorContext } from "./http/types";
 import { runtime, type Fault } from "./runtime";
 
@@ -87,4 +88,20 @@ export function takeFault(ctx: EmulatorContext, method: string, pathname: string
   fault.times -= 1;
   if (fault.times <= 0) faults.splice(index, 1);
   return fault;
+}
+
+/**
+ * A `slow` fault on /v1 waits inside the pipeline, after the idempotency lookup and before the operation runs, so
+ * two slow requests with one key really overlap (the spec's rule 7: both run).
+ */
+const deferredDelays = new WeakMap<IncomingMessage, number>();
+
+export function deferDelay(raw: IncomingMessage, delayMs: number): void {
+  deferredDelays.set(raw, delayMs);
+}
+
+export function takeDeferredDelay(raw: IncomingMessage): number {
+  const delay = deferredDelays.get(raw) ?? 0;
+  deferredDelays.delete(raw);
+  return delay;
 }

@@ -71,7 +71,7 @@ describe("token endpoint", () => {
     ["wrong Basic secret", [], { authorization: basic(DEV_APP.clientId, "nope") }, true],
     ["unknown Basic client", [], { authorization: basic("svcapp_0123456789abcdef0123", "x") }, true],
   ] as const)("%s: 401 invalid_client", async (_name, credentials, headers, challenged) => {
-    const result = await exchange(emu, [["grant_type", "authorization_code"], ["code", "x"], ...credentials], headers);
+    const result = await exchange(emu, [["grant_type", "authorization_code"], ["code", "x"], ...(credentials as unknown as [string, string][])], headers);
     expect(result.status).toBe(401);
     expect(result.json.error).toBe("invalid_client");
     expect(result.headers.get("cache-control")).toBe("no-store");

@@ -18,7 +18,7 @@ export async function api(emu: RunningEmulator, token: string | null, method: st
   if (token !== null) headers.authorization = `Bearer ${token}`;
   if (options.key !== undefined) headers["idempotency-key"] = options.key;
   let body: string | undefined = options.rawBody;
-  if (options.body !== undefined) {
+  if (options.body !== undefined && method !== "GET") {
     body = JSON.stringify(options.body);
     headers["content-type"] = "application/json";
   }

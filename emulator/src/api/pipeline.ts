@@ -1,3 +1,4 @@
+import { takeDeferredDelay } from "../faults";
 import { createRouter } from "../http/router";
 import type { EmuResponse, Handler, Route } from "../http/types";
 import { installStateError } from "../rules";
@@ -40,7 +41,7 @@ const MONTH = (date: Date) => date.toISOString().slice(0, 7);
  * Every /v1 call, in this order: token (401), install limit then store limits (429), install state (403),
  * monthly quota (402), closed endpoints (403), unknown path (404), scope (403), idempotency, the operation.
  */
-const handleApi: Handler = (request, ctx) => {
+const handleApi: Handler = async (request, ctx) => {
   const requestId = requestIdFrom(request.headers);
   const header = request.headers.authorization;
   if (header === undefined || header === "") return apiError(401, "unauthorized", "Missing Authorization header", requestId);
@@ -88,7 +89,12 @@ const handleApi: Handler = (request, ctx) => {
       return apiError(500, "server_error", "Internal server error", requestId);
     }
   };
-  if (!needsIdempotencyKey(request.method)) return run();
+  const delay = takeDeferredDelay(request.raw);
+  const wait = () => (delay > 0 ? new Promise((resolve) => setTimeout(resolve, delay)) : Promise.resolve());
+  if (!needsIdempotencyKey(request.method)) {
+    await wait();
+    return run();
+  }
   const outcome = idempotency(
     ctx,
     install,
@@ -96,6 +102,7 @@ const handleApi: Handler = (request, ctx) => {
     requestId,
   );
   if (outcome.kind === "answer") return outcome.response;
+  await wait();
   const response = run();
   outcome.store(response);
   return response;

@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { apiError, requestIdFrom } from "../api/envelope";
-import { takeFault, type Fault } from "../faults";
+import { deferDelay, takeFault, type Fault } from "../faults";
 import { escapeHtml } from "../util";
 import { errorPage, html, json, page } from "./respond";
 import { createRouter } from "./router";
@@ -44,7 +44,10 @@ export function createEmulatorServer(ctx: EmulatorContext, routes: Route[], opti
       req.socket.destroy();
       return;
     }
-    if (fault?.kind === "slow") await sleep(fault.delayMs);
+    if (fault?.kind === "slow") {
+      if (url.pathname.startsWith("/v1")) deferDelay(req, fault.delayMs);
+      else await sleep(fault.delayMs);
+    }
     if (fault?.kind === "status") {
       send(res, faultResponse(fault, url.pathname, req));
       return;
