@@ -54,14 +54,19 @@ export class PlatformError extends Error {
     this.attempts = init.attempts ?? 1;
   }
 
-  /** 429 from any bucket: wait `retryAfter` seconds. */
+  /** 429 from any bucket, or this app's own pacing refusing to wait longer: wait `retryAfter` seconds. */
   get isRateLimited(): boolean {
-    return this.status === 429;
+    return this.status === 429 || this.code === "rate_budget_exhausted";
   }
 
   /** Worth trying again later with the same idempotency key: 429, 5xx (502 gateway included), no answer. */
   get isRetryable(): boolean {
-    return this.status === 429 || (this.status !== null && this.status >= 500) || this.kind === "network";
+    return (
+      this.status === 429 ||
+      (this.status !== null && this.status >= 500) ||
+      this.kind === "network" ||
+      this.code === "rate_budget_exhausted"
+    );
   }
 
   /** The token no longer works (401) or the install is gone: the merchant must install the app again. */

@@ -108,6 +108,7 @@ describe(`pacing through the shared table (${databaseKind()})`, () => {
     const error = await pacer.acquire(5, 101).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(PlatformError);
     expect((error as PlatformError).code).toBe("rate_budget_exhausted");
+    expect((error as PlatformError).isRateLimited).toBe(true);
     expect((error as PlatformError).retryAfter).toBeGreaterThanOrEqual(55);
     expect(clock.slept).toEqual([]);
   });
