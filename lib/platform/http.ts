@@ -208,7 +208,7 @@ export async function send(
       method,
       path: url.pathname,
       status: outcome.status,
-      code: outcome.code,
+      errorCode: outcome.code,
       replayed: outcome.replayed || undefined,
       attempts,
       waitedMs: waitedMs || undefined,

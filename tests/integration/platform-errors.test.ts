@@ -28,6 +28,7 @@ describe(`platform errors, retries and install states (${databaseKind()})`, () =
     h.emulator.control.reset();
     h.sent.length = 0;
     h.slept.length = 0;
+    h.logLines.length = 0;
     await h.db.execute(sql`delete from rate_buckets`);
     await h.db.execute(sql`delete from installs`);
     await h.install(STORE);
@@ -113,6 +114,8 @@ describe(`platform errors, retries and install states (${databaseKind()})`, () =
       const error = await failure(h.client(STORE).categories.get(987_654));
       expect(error).toMatchObject({ status: 404, code: "not_found", attempts: 1 });
       expect(error.requestId).toBeTruthy();
+      const line = JSON.parse(h.logLines.at(-1)!) as Record<string, unknown>;
+      expect(line).toMatchObject({ level: "warn", msg: "platform call failed", status: 404, errorCode: "not_found", requestId: error.requestId });
     });
 
     it("422 validation_error with field details", async () => {
