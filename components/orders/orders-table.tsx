@@ -33,14 +33,14 @@ export function OrdersTable({ storeId, rows }: { storeId: number; rows: OrderLis
               <td className="whitespace-nowrap px-3 py-2 text-slate-600">
                 <time dateTime={row.createdAt.toISOString()}>{formatDateTime(row.createdAt)}</time>
               </td>
-              <td className="max-w-[14rem] truncate px-3 py-2" dir="auto">
-                {orDash(row.customerName)}
+              <td className="max-w-[14rem] truncate px-3 py-2">
+                <span dir="auto">{orDash(row.customerName)}</span>
               </td>
               <td className="whitespace-nowrap px-3 py-2" dir="ltr">
                 {orDash(row.customerPhone)}
               </td>
-              <td className="whitespace-nowrap px-3 py-2" dir="auto">
-                {orDash(row.wilayaName)}
+              <td className="whitespace-nowrap px-3 py-2">
+                <span dir="auto">{orDash(row.wilayaName)}</span>
               </td>
               <td className="whitespace-nowrap px-3 py-2 text-right tabular-nums">{formatMoney(row.total)}</td>
               <td className="px-3 py-2">

@@ -31,9 +31,10 @@ function Field({ label, children, auto }: { label: string; children: React.React
 }
 
 function Card({ title, children }: { title: string; children: React.ReactNode }) {
+  const id = `card-${title.toLowerCase().replace(/[^a-z0-9]+/g, "-")}`;
   return (
-    <section aria-labelledby={`card-${title}`} className="rounded-lg border border-slate-200 bg-white p-4 shadow-sm">
-      <h2 id={`card-${title}`} className="mb-2 text-base font-semibold">
+    <section aria-labelledby={id} className="rounded-lg border border-slate-200 bg-white p-4 shadow-sm">
+      <h2 id={id} className="mb-2 text-base font-semibold">
         {title}
       </h2>
       {children}

@@ -1,0 +1,267 @@
+import { expect, test, type Locator, type Page } from "@playwright/test";
+import { installThroughConsent } from "./support/install";
+import { emulatorControl } from "./support/servers";
+
+/**
+ * The categories page against the emulator: the tree, every write (create, rename, status, move, reorder by drag,
+ * by keyboard and by buttons, delete), each refusal of the spec shown where it happened, the double submit, and a
+ * platform outage or rate limit degrading to a message with a retry.
+ */
+
+const STORE = 101;
+const PAGE = `/stores/${STORE}/categories`;
+const FIXTURE_TOP_LEVEL = ["Robes", "Abayas", "Hijabs", "Accessoires", "Chaussures", "Nouveautés", "Soldes"];
+
+type Fault = { kind: "status"; status: number; retryAfter?: number; method?: string; pathPrefix?: string; times?: number };
+
+async function queueFaults(faults: Fault[]): Promise<void> {
+  await emulatorControl("POST", "/_emulator/faults", { faults });
+}
+
+async function emulatorCategoryCount(): Promise<number> {
+  const state = await emulatorControl<{ stores: { id: number; categories: number }[] }>("GET", "/_emulator/state");
+  return state.stores.find((store) => store.id === STORE)?.categories ?? -1;
+}
+
+async function screenshot(page: Page, name: string): Promise<void> {
+  await page.screenshot({ path: test.info().outputPath(`${name}.png`), fullPage: true });
+}
+
+/** The row (article) of one category, found by its exact name. */
+function row(page: Page, name: string): Locator {
+  return page.getByRole("heading", { level: 3, name, exact: true }).locator("xpath=ancestor::article[1]");
+}
+
+function topLevelNames(page: Page): Promise<string[]> {
+  return page
+    .getByRole("list", { name: "Top-level categories" })
+    .locator(":scope > li > article > div:first-child > h3")
+    .allInnerTexts();
+}
+
+function childNames(page: Page, parent: string): Promise<string[]> {
+  return page
+    .getByRole("list", { name: `Subcategories of ${parent}` })
+    .locator(":scope > li > article > div:first-child > h3")
+    .allInnerTexts();
+}
+
+function createForm(page: Page): Locator {
+  return page.locator("form").filter({ has: page.getByRole("heading", { name: "New category" }) });
+}
+
+async function create(page: Page, name: string, parent?: string): Promise<Locator> {
+  const form = createForm(page);
+  await form.getByLabel("Name").fill(name);
+  await form.getByLabel("Parent").selectOption(parent ? { label: parent } : { value: "0" });
+  await form.getByRole("button", { name: "Create category" }).click();
+  return form;
+}
+
+async function openEdit(page: Page, name: string): Promise<Locator> {
+  const target = row(page, name);
+  await target.getByRole("button", { name: `Edit “${name}”` }).click();
+  return target.locator("form").first();
+}
+
+test.beforeEach(async ({ page }) => {
+  await emulatorControl("POST", "/_emulator/reset");
+  await installThroughConsent(page, { storeIds: [STORE] });
+});
+
+test.afterEach(async () => {
+  await emulatorControl("DELETE", "/_emulator/faults");
+});
+
+test("shows the two-level tree from the platform with product counts and status", async ({ page }) => {
+  await page.goto(PAGE);
+  await expect(page.getByRole("heading", { level: 1, name: /Categories/ })).toBeVisible();
+  expect(await topLevelNames(page)).toEqual(FIXTURE_TOP_LEVEL);
+  expect(await childNames(page, "Robes")).toEqual(["Robes de soirée", "Robes d'été"]);
+  const evening = row(page, "Robes de soirée");
+  await expect(evening).toContainText("8 products");
+  await expect(evening).toContainText("Active");
+  await screenshot(page, "categories-desktop");
+  await page.setViewportSize({ width: 390, height: 844 });
+  await expect(row(page, "Robes")).toBeVisible();
+  await screenshot(page, "categories-phone");
+});
+
+test("creates, renames, changes status, moves and deletes categories", async ({ page }) => {
+  await page.goto(PAGE);
+
+  const form = await create(page, "Caftans");
+  await expect(form.getByRole("status")).toHaveText("Created “Caftans”.");
+  await expect(form.getByLabel("Name")).toHaveValue("");
+  expect((await topLevelNames(page)).at(-1)).toBe("Caftans");
+
+  await create(page, "Caftans brodés", "Caftans");
+  await expect(page.getByRole("list", { name: "Subcategories of Caftans" })).toBeVisible();
+  expect(await childNames(page, "Caftans")).toEqual(["Caftans brodés"]);
+
+  // Rename, with text that reads right to left.
+  let edit = await openEdit(page, "Caftans brodés");
+  await edit.getByLabel("Name").fill("قفاطين مطرزة");
+  await edit.getByRole("button", { name: "Save changes" }).click();
+  await expect(edit.getByRole("status")).toHaveText("Saved “قفاطين مطرزة”.");
+  await expect(page.getByRole("heading", { level: 3, name: "قفاطين مطرزة" })).toHaveAttribute("dir", "auto");
+
+  // Status.
+  edit = await openEdit(page, "Soldes");
+  await edit.getByLabel("Status").selectOption("inactive");
+  await edit.getByRole("button", { name: "Save changes" }).click();
+  await expect(edit.getByRole("status")).toHaveText("Saved “Soldes”.");
+  await expect(row(page, "Soldes").locator("div").first()).toContainText("Inactive");
+
+  // Move a subcategory under another top-level category.
+  edit = await openEdit(page, "قفاطين مطرزة");
+  await edit.getByLabel("Parent").selectOption({ label: "Abayas" });
+  await edit.getByRole("button", { name: "Save changes" }).click();
+  await expect.poll(() => childNames(page, "Abayas")).toContain("قفاطين مطرزة");
+  await expect(page.getByRole("list", { name: "Subcategories of Caftans" })).toHaveCount(0);
+
+  // Delete the subcategory, then its former parent, now empty.
+  for (const name of ["قفاطين مطرزة", "Caftans"]) {
+    const target = row(page, name);
+    await target.getByRole("button", { name: `Delete “${name}”` }).click();
+    await target.getByRole("button", { name: "Delete category" }).click();
+    await expect(row(page, name)).toHaveCount(0);
+  }
+
+  await page.reload();
+  expect(await topLevelNames(page)).toEqual(FIXTURE_TOP_LEVEL);
+  await expect(row(page, "Soldes").locator("div").first()).toContainText("Inactive");
+});
+
+test("reorders with the move buttons, with the keyboard and by dragging, and the order is saved", async ({ page }) => {
+  await page.goto(PAGE);
+
+  // Buttons: Abayas up, above Robes.
+  await page.getByRole("button", { name: "Move “Abayas” up" }).click();
+  await expect(page.getByRole("status").filter({ hasText: "New order saved." })).toBeVisible();
+  expect(await topLevelNames(page)).toEqual(["Abayas", "Robes", ...FIXTURE_TOP_LEVEL.slice(2)]);
+
+  // Keyboard drag on a subcategory list: lift with Space, one place down, drop with Space.
+  const handle = page.getByRole("button", { name: "Drag to reorder “Robes de soirée”" });
+  await handle.focus();
+  await page.keyboard.press("Space");
+  await page.keyboard.press("ArrowDown");
+  await page.keyboard.press("Space");
+  await expect.poll(() => childNames(page, "Robes")).toEqual(["Robes d'été", "Robes de soirée"]);
+  await expect(page.getByRole("list", { name: "Subcategories of Robes" }).locator("xpath=..").getByRole("status")).toHaveText(
+    "New order saved.",
+  );
+
+  // Pointer drag: Soldes from the bottom to the top.
+  const source = await page.getByRole("button", { name: "Drag to reorder “Soldes”" }).boundingBox();
+  const target = await page.getByRole("button", { name: "Drag to reorder “Abayas”" }).boundingBox();
+  if (!source || !target) throw new Error("drag handles not laid out");
+  await page.mouse.move(source.x + source.width / 2, source.y + source.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(source.x + source.width / 2, source.y - 20, { steps: 5 });
+  await page.mouse.move(target.x + target.width / 2, target.y - 10, { steps: 20 });
+  await page.mouse.up();
+  await expect.poll(() => topLevelNames(page)).toEqual(["Soldes", "Abayas", "Robes", ...FIXTURE_TOP_LEVEL.slice(2, 6)]);
+
+  await page.reload();
+  expect(await topLevelNames(page)).toEqual(["Soldes", "Abayas", "Robes", ...FIXTURE_TOP_LEVEL.slice(2, 6)]);
+  expect(await childNames(page, "Robes")).toEqual(["Robes d'été", "Robes de soirée"]);
+});
+
+test("shows each refusal of the platform where it happened", async ({ page, context }) => {
+  await page.goto(PAGE);
+  const form = createForm(page);
+
+  // Our own check: a blank name never reaches the platform.
+  await form.getByLabel("Name").fill("   ");
+  await form.getByRole("button", { name: "Create category" }).click();
+  await expect(form.getByText("Enter a name.")).toBeVisible();
+  await expect(form.getByLabel("Name")).toHaveAttribute("aria-invalid", "true");
+
+  // validation_error from the platform, on the name field, with the typed value kept.
+  const longName = "N".repeat(101);
+  await create(page, longName);
+  await expect(form.locator("[data-field-error]")).toContainText(/at most 100 characters/);
+  await expect(form.getByLabel("Name")).toHaveValue(longName);
+
+  // 413: a body over the platform's limit.
+  await create(page, "x".repeat(9000));
+  await expect(form.getByRole("alert")).toContainText("too much data");
+
+  // invalid_parent: a category with subcategories cannot go under another one.
+  let edit = await openEdit(page, "Robes");
+  await edit.getByLabel("Parent").selectOption({ label: "Abayas" });
+  await edit.getByRole("button", { name: "Save changes" }).click();
+  await expect(edit.locator("[data-field-error]")).toContainText("Choose a top-level category of this store as the parent");
+  await expect(edit.getByLabel("Parent")).toHaveAttribute("aria-invalid", "true");
+
+  // category_not_empty: Abayas holds products.
+  const abayas = row(page, "Abayas");
+  await abayas.getByRole("button", { name: "Delete “Abayas”" }).click();
+  await abayas.getByRole("button", { name: "Delete category" }).click();
+  await expect(abayas.getByRole("alert")).toContainText("still holds products or subcategories");
+  await screenshot(page, "categories-refusals");
+
+  // 404: someone else deletes Soldes while its edit form is open here.
+  edit = await openEdit(page, "Soldes");
+  const other = await context.newPage();
+  await other.goto(PAGE);
+  await row(other, "Soldes").getByRole("button", { name: "Delete “Soldes”" }).click();
+  await row(other, "Soldes").getByRole("button", { name: "Delete category" }).click();
+  await expect(row(other, "Soldes")).toHaveCount(0);
+  await other.close();
+  await edit.getByLabel("Name").fill("Soldes d'été");
+  await edit.getByRole("button", { name: "Save changes" }).click();
+  await expect(edit.getByRole("alert")).toContainText("no longer exists");
+  await edit.getByRole("button", { name: "Reload the list" }).click();
+  await expect(row(page, "Soldes")).toHaveCount(0);
+
+  // 429 with the wait, then the same form again goes through once.
+  await queueFaults([{ kind: "status", status: 429, retryAfter: 30, method: "POST", pathPrefix: "/v1/categories" }]);
+  await create(page, "Tissus");
+  await expect(form.getByRole("alert")).toContainText("Wait 30 seconds");
+  await form.getByRole("button", { name: "Create category" }).click();
+  await expect(form.getByRole("status")).toHaveText("Created “Tissus”.");
+  await expect(row(page, "Tissus")).toHaveCount(1);
+});
+
+test("a form submitted twice creates one category", async ({ page }) => {
+  await page.goto(PAGE);
+  const before = await emulatorCategoryCount();
+  const form = createForm(page);
+  await form.getByLabel("Name").fill("Ceintures");
+  // Two submissions of the same rendered form, as a double click or a resend would produce.
+  await form.evaluate((element: HTMLFormElement) => {
+    element.requestSubmit();
+    element.requestSubmit();
+  });
+  await expect(form.getByRole("status")).toHaveText("Created “Ceintures”.");
+  await page.reload();
+  await expect(row(page, "Ceintures")).toHaveCount(1);
+  expect(await emulatorCategoryCount()).toBe(before + 1);
+
+  // A double click on the button: still one.
+  await form.getByLabel("Name").fill("Foulards");
+  await form.getByRole("button", { name: "Create category" }).dblclick();
+  await expect(form.getByRole("status")).toHaveText("Created “Foulards”.");
+  await page.reload();
+  await expect(row(page, "Foulards")).toHaveCount(1);
+  expect(await emulatorCategoryCount()).toBe(before + 2);
+});
+
+test("a platform outage or rate limit while loading shows a message and a retry, never a stack trace", async ({ page }) => {
+  await queueFaults([{ kind: "status", status: 503, method: "GET", pathPrefix: "/v1/categories", times: 2 }]);
+  await page.goto(PAGE);
+  const panel = page.getByRole("alert");
+  await expect(panel).toContainText("The categories could not be loaded");
+  await expect(panel).toContainText("not answering");
+  await expect(page.locator("body")).not.toContainText(/\bat \S+:\d+|PlatformError|Error:/);
+  await screenshot(page, "categories-outage");
+  await panel.getByRole("link", { name: "Try again" }).click();
+  await expect(row(page, "Robes")).toBeVisible();
+
+  await queueFaults([{ kind: "status", status: 429, retryAfter: 45, method: "GET", pathPrefix: "/v1/categories" }]);
+  await page.goto(PAGE);
+  await expect(page.getByRole("alert")).toContainText("Wait 45 seconds");
+  await expect(page.locator("body")).not.toContainText(/\bat \S+:\d+|PlatformError|Error:/);
+});

@@ -1,0 +1,167 @@
+import { expect, test, type Page } from "@playwright/test";
+import { installThroughConsent } from "./support/install";
+import { emulatorControl, EMULATOR_URL } from "./support/servers";
+
+/**
+ * The orders pages: the list from the app's database with its URL filters and cursor pages, the detail page,
+ * orders and status changes arriving by webhook on an open page, and the empty states.
+ */
+
+const STORE = 101;
+const ORDERS = `/stores/${STORE}/orders`;
+
+type EmulatorOrder = { id: number; order_number: string; customer_phone: string; status: string };
+
+async function placeOrder(overrides: Record<string, unknown> = {}): Promise<EmulatorOrder> {
+  return emulatorControl<EmulatorOrder>("POST", "/_emulator/orders", { storeId: STORE, ...overrides });
+}
+
+/** One emulated minute of the platform: its order checker sends the webhooks, its dispatcher delivers them. */
+async function tick(): Promise<void> {
+  await emulatorControl("POST", "/_emulator/tick");
+}
+
+async function screenshot(page: Page, name: string): Promise<void> {
+  await page.screenshot({ path: test.info().outputPath(`${name}.png`), fullPage: true });
+}
+
+function orderRows(page: Page) {
+  return page.locator("tbody tr[data-order-id]");
+}
+
+async function orderNumbers(page: Page): Promise<string[]> {
+  return orderRows(page).locator("th").allInnerTexts();
+}
+
+test.beforeEach(async () => {
+  await emulatorControl("POST", "/_emulator/reset");
+});
+
+test.afterEach(async () => {
+  await emulatorControl("DELETE", "/_emulator/faults");
+});
+
+test("lists orders with status and phone filters in the URL and cursor pages", async ({ page }) => {
+  await installThroughConsent(page, { storeIds: [STORE] });
+  // Enough orders for a second page of 50: the 40 of the fixtures came with the install, these come by webhook.
+  const placed: EmulatorOrder[] = [];
+  for (let index = 0; index < 12; index++) placed.push(await placeOrder());
+  await tick();
+  await expect(async () => {
+    await page.goto(ORDERS);
+    await expect(page.getByText(placed.at(-1)!.order_number)).toBeVisible({ timeout: 1_000 });
+  }).toPass({ timeout: 20_000 });
+
+  const header = page.locator("thead th");
+  await expect(header).toHaveText(["Order", "Date", "Customer", "Phone", "Wilaya", "Total", "Status"]);
+  await expect(orderRows(page)).toHaveCount(50);
+  const firstPage = await orderNumbers(page);
+  await screenshot(page, "orders-desktop");
+
+  await page.getByRole("link", { name: "Older orders →" }).click();
+  await expect(page).toHaveURL(/cursor=/);
+  await expect(orderRows(page)).toHaveCount(2);
+  const secondPage = await orderNumbers(page);
+  expect(secondPage.filter((number) => firstPage.includes(number))).toEqual([]);
+  await expect(page.getByText("End of the list")).toBeVisible();
+  await page.getByRole("link", { name: "← Newest orders" }).click();
+  await expect(orderRows(page)).toHaveCount(50);
+
+  // Status filter.
+  await page.getByLabel("Status").selectOption("shipped");
+  await page.getByRole("button", { name: "Apply filters" }).click();
+  await expect(page).toHaveURL(/[?&]status=shipped/);
+  const shippedCount = await orderRows(page).count();
+  expect(shippedCount).toBeGreaterThan(0);
+  for (const badge of await orderRows(page).locator("td:last-child").allInnerTexts()) expect(badge).toBe("Shipped");
+
+  // Phone filter (exact), together with the status, then alone.
+  await page.getByRole("link", { name: "Clear filters" }).first().click();
+  const phone = (await orderRows(page).first().locator("td").nth(2).innerText()).trim();
+  await page.getByLabel("Customer phone").fill(phone);
+  await page.getByRole("button", { name: "Apply filters" }).click();
+  await expect(page).toHaveURL(new RegExp(`[?&]phone=${phone}`));
+  const phones = await orderRows(page).locator("td:nth-child(4)").allInnerTexts();
+  expect(phones.length).toBeGreaterThan(0);
+  for (const value of phones) expect(value.trim()).toBe(phone);
+
+  await page.goto(`${ORDERS}?phone=0000000000`);
+  await expect(page.getByRole("heading", { name: "No orders match these filters" })).toBeVisible();
+
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto(ORDERS);
+  await expect(orderRows(page).first()).toBeVisible();
+  await screenshot(page, "orders-phone");
+});
+
+test("a new order and a status change appear on an open orders page without a reload", async ({ page }) => {
+  await installThroughConsent(page, { storeIds: [STORE] });
+  await page.goto(ORDERS);
+  await expect(orderRows(page).first()).toBeVisible();
+  // A marker that a reload would wipe.
+  await page.evaluate(() => ((window as unknown as { stillHere: boolean }).stillHere = true));
+
+  const order = await placeOrder();
+  await tick();
+  const newRow = page.locator(`tr[data-order-id="${order.id}"]`);
+  await expect(newRow).toBeVisible({ timeout: 20_000 });
+  await expect(newRow.locator("td:last-child")).toHaveText("Pending");
+
+  await emulatorControl("POST", `/_emulator/orders/${order.id}/status`, { status: "confirmed" });
+  await tick();
+  await expect(newRow.locator("td:last-child")).toHaveText("Confirmed", { timeout: 20_000 });
+  expect(await page.evaluate(() => (window as unknown as { stillHere?: boolean }).stillHere)).toBe(true);
+});
+
+test("the order page shows items, totals, customer, address, delivery and the status history", async ({ page }) => {
+  await installThroughConsent(page, { storeIds: [STORE] });
+  const order = await placeOrder({ customer_notes: "اتصل قبل التوصيل من فضلك", promo_code: "AID2026" });
+  await tick();
+  await expect(async () => {
+    await page.goto(ORDERS);
+    await expect(page.getByRole("link", { name: order.order_number })).toBeVisible({ timeout: 1_000 });
+  }).toPass({ timeout: 20_000 });
+  await page.getByRole("link", { name: order.order_number }).click();
+  await expect(page).toHaveURL(`/stores/${STORE}/orders/${order.id}`);
+
+  await expect(page.getByRole("heading", { level: 1, name: order.order_number })).toBeVisible();
+  for (const title of ["Items", "Totals", "Status history", "Customer", "Address", "Delivery"]) {
+    await expect(page.getByRole("heading", { level: 2, name: title })).toBeVisible();
+  }
+  const items = page.getByRole("region", { name: "Items" });
+  await expect(items.locator("tbody tr").first()).toBeVisible();
+  const totals = page.getByRole("region", { name: "Totals" });
+  for (const label of ["Subtotal", "Shipping", "Discount", "Promo code", "Total"]) await expect(totals.getByText(label, { exact: true })).toBeVisible();
+  await expect(totals).toContainText("AID2026");
+  await expect(totals).toContainText("DZD");
+  const address = page.getByRole("region", { name: "Address" });
+  await expect(address.getByText("اتصل قبل التوصيل من فضلك")).toHaveAttribute("dir", "auto");
+  await expect(page.getByRole("region", { name: "Customer" })).toContainText(order.customer_phone);
+
+  // Shipped: the platform adds a tracking number and courier; the open page shows them and the history.
+  await emulatorControl("POST", `/_emulator/orders/${order.id}/status`, { status: "shipped" });
+  await tick();
+  const history = page.getByRole("region", { name: "Status history" });
+  await expect(history.getByRole("listitem").filter({ hasText: "Shipped" })).toBeVisible({ timeout: 20_000 });
+  await expect(history).toContainText("from Pending");
+  await expect(page.getByRole("region", { name: "Delivery" })).not.toContainText(/Tracking number\s*—/);
+  await screenshot(page, "order-detail-desktop");
+  await page.setViewportSize({ width: 390, height: 844 });
+  await screenshot(page, "order-detail-phone");
+
+  await page.goto(`/stores/${STORE}/orders/999999999`);
+  await expect(page.getByRole("heading", { name: "Not found" })).toBeVisible();
+});
+
+test("a store without orders points to placing a test order in the emulator's dashboard", async ({ page }) => {
+  // Store 301 (the developer's sandbox) installed while its order backfill fails, so the app has none of its orders.
+  await emulatorControl("POST", "/_emulator/faults", {
+    faults: [{ kind: "status", status: 503, method: "GET", pathPrefix: "/v1/orders", times: 20 }],
+  });
+  await installThroughConsent(page, { storeIds: [301], merchant: "Dev Studio" });
+  await emulatorControl("DELETE", "/_emulator/faults");
+  await page.goto("/stores/301/orders");
+  await expect(page.getByRole("heading", { name: "No orders yet" })).toBeVisible();
+  await expect(page.getByRole("link", { name: "dashboard" })).toHaveAttribute("href", `${EMULATOR_URL}/dashboard`);
+  await screenshot(page, "orders-empty");
+});
