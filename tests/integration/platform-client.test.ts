@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { sql } from "drizzle-orm";
+import { platformFor } from "@/lib/platform";
 import { PlatformError } from "@/lib/platform/errors";
 import { databaseKind } from "../helpers/database";
 import { startHarness, type Harness } from "./platform-harness";
@@ -33,6 +34,18 @@ describe(`platform client against the emulator (${databaseKind()})`, () => {
     expect(request?.headers.get("x-request-id")).toMatch(/^[A-Za-z0-9_.:-]+$/);
     expect(request?.headers.get("authorization")).toMatch(/^Bearer svcpk_live_/);
     expect(request?.headers.get("idempotency-key")).toBeNull();
+  });
+
+  it("platformFor gives the same client, its database and settings resolved on first call", async () => {
+    const platform = platformFor(STORE, { db: h.db, baseUrl: h.emulator.url });
+    expect((await platform.whoami()).storeId).toBe(STORE);
+    let count = 0;
+    for await (const category of platform.categories.iterate({ limit: 5 })) {
+      expect(category.id).toBeGreaterThan(0);
+      count += 1;
+    }
+    expect(count).toBe(h.emulator.ctx.state.categories.filter((category) => category.storeId === STORE).length);
+    expect((await platform.request("GET", "/v1/whoami")).status).toBe(200);
   });
 
   it("logs one line per call with request id, install, method, path, status, attempts and duration, never the token", async () => {
