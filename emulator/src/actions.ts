@@ -6,6 +6,7 @@ import { ORDER_STATUSES, buildOrder, trackingNumber } from "./order-factory";
 import { storeIneligibility } from "./rules";
 import { resetRuntime } from "./runtime";
 import { randomHex } from "./util";
+import { clearFaults as clearWebhookFaults } from "./webhooks/faults";
 
 /**
  * Domain actions shared by the OAuth endpoints, the control API, the CLI and the merchant dashboard.
@@ -197,5 +198,7 @@ export function resetState(ctx: EmulatorContext): void {
   for (const key of Object.keys(state)) delete state[key];
   Object.assign(ctx.state, fresh);
   resetRuntime(ctx);
+  // Webhook faults live beside the context, not in the state: a reset must clear them too.
+  clearWebhookFaults(ctx);
   ctx.save();
 }
