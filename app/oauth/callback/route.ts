@@ -1,6 +1,7 @@
 import { after, NextResponse, type NextRequest } from "next/server";
 import { getDb } from "@/db/index";
 import { env } from "@/lib/env";
+import { log } from "@/lib/log";
 import { backfillInstalledStores } from "@/lib/oauth/after-install";
 import { completeInstall } from "@/lib/oauth/complete-install";
 import { oauthClientFromEnv } from "@/lib/platform/oauth";
@@ -22,7 +23,13 @@ export async function GET(request: NextRequest) {
   // Single use, whatever the outcome: a replayed callback finds no attempt and is refused before any call.
   attemptCookie.destroy();
 
-  const outcome = await completeInstall(await getDb(), {
+  const db = await getDb().catch((error: unknown) => {
+    log.error("install callback: database unavailable", { error });
+    return null;
+  });
+  if (!db) return redirectTo("/install/failed?reason=store_failed");
+
+  const outcome = await completeInstall(db, {
     params: request.nextUrl.searchParams,
     attempt,
     client: oauthClientFromEnv(),
@@ -35,7 +42,7 @@ export async function GET(request: NextRequest) {
   await session.save();
 
   // Order backfill runs after the response: the merchant sees the stores at once, orders fill in behind.
-  after(async () => backfillInstalledStores(await getDb(), storeIds));
+  after(() => backfillInstalledStores(db, storeIds));
 
   return redirectTo(`/stores?installed=${storeIds.join(",")}`);
 }
