@@ -97,7 +97,8 @@ export async function upsertOrder(
   const outcome: UpsertOrderResult["outcome"] = !row ? "stale" : row.inserted ? "inserted" : "updated";
 
   if (outcome !== "stale" && order.items !== null) {
-    await replaceItems(db, storeId, order);
+    // A new order has no items yet (the purge deletes items with their order), so only an update clears them.
+    await replaceItems(db, storeId, order, outcome === "updated");
   }
 
   let historyAdded = false;
@@ -124,8 +125,8 @@ export async function upsertOrder(
   return { outcome, historyAdded };
 }
 
-async function replaceItems(db: DbOrTx, storeId: number, order: PlatformOrder): Promise<void> {
-  await db.delete(orderItems).where(and(eq(orderItems.storeId, storeId), eq(orderItems.orderId, order.id)));
+async function replaceItems(db: DbOrTx, storeId: number, order: PlatformOrder, clear: boolean): Promise<void> {
+  if (clear) await db.delete(orderItems).where(and(eq(orderItems.storeId, storeId), eq(orderItems.orderId, order.id)));
   const items = order.items ?? [];
   if (items.length === 0) return;
   await db.insert(orderItems).values(
@@ -143,7 +144,23 @@ async function replaceItems(db: DbOrTx, storeId: number, order: PlatformOrder): 
       total: item.total,
       source: item.source,
     })),
-  );
+  )
+    // Belt and braces for a new order: leftover rows of an order deleted by hand are overwritten, not a failure
+    // that would make the platform retry the event until it dies.
+    .onConflictDoUpdate({
+      target: [orderItems.storeId, orderItems.orderId, orderItems.position],
+      set: {
+        productId: sql`excluded.product_id`,
+        variantId: sql`excluded.variant_id`,
+        productName: sql`excluded.product_name`,
+        variantName: sql`excluded.variant_name`,
+        sku: sql`excluded.sku`,
+        price: sql`excluded.price`,
+        quantity: sql`excluded.quantity`,
+        total: sql`excluded.total`,
+        source: sql`excluded.source`,
+      },
+    });
 }
 
 type HistoryInput = {

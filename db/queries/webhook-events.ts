@@ -1,6 +1,6 @@
-import { eq, inArray, lt } from "drizzle-orm";
+import { eq, inArray, lt, sql } from "drizzle-orm";
 import type { DbOrTx } from "@/db/client";
-import { webhookEvents } from "@/db/schema";
+import { installs, webhookEvents } from "@/db/schema";
 
 export type RecordEventInput = {
   id: string;
@@ -28,6 +28,33 @@ export async function recordEvent(db: DbOrTx, input: RecordEventInput): Promise<
     .onConflictDoNothing({ target: webhookEvents.id })
     .returning({ id: webhookEvents.id });
   return inserted.length > 0 ? "applied" : "duplicate";
+}
+
+/**
+ * recordEvent plus, in the same round trip, the state of the store's install (null when the store has none):
+ * the receiver needs both before applying an event, and every round trip inside the transaction holds a
+ * connection longer.
+ */
+export async function claimEvent(
+  db: DbOrTx,
+  input: RecordEventInput,
+): Promise<{ outcome: "applied" | "duplicate"; installState: string | null }> {
+  const inserted = await db
+    .insert(webhookEvents)
+    .values({
+      id: input.id,
+      event: input.event,
+      storeId: input.storeId,
+      deliveryId: input.deliveryId ?? null,
+      ...(input.receivedAt ? { receivedAt: input.receivedAt } : {}),
+    })
+    .onConflictDoNothing({ target: webhookEvents.id })
+    .returning({
+      id: webhookEvents.id,
+      installState: sql<string | null>`(select ${installs.state} from ${installs} where ${installs.storeId} = ${input.storeId})`,
+    });
+  const row = inserted[0];
+  return row ? { outcome: "applied", installState: row.installState ?? null } : { outcome: "duplicate", installState: null };
 }
 
 export async function findEvent(db: DbOrTx, id: string) {

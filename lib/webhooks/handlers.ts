@@ -22,11 +22,19 @@ export type EventEffect =
   | "verified"
   | "unknown_event";
 
-export async function applyEvent(tx: DbOrTx, event: WebhookEvent, logger: Logger): Promise<EventEffect> {
+export type ApplyContext = {
+  logger: Logger;
+  /** The install's state when the caller already read it (claimEvent does); null means no install row. */
+  installState?: string | null;
+};
+
+export async function applyEvent(tx: DbOrTx, event: WebhookEvent, context: ApplyContext): Promise<EventEffect> {
+  const { logger } = context;
+  const hasInstall = async () =>
+    context.installState !== undefined ? context.installState !== null : (await findInstall(tx, event.storeId)) !== null;
   switch (event.kind) {
     case "order": {
-      const install = await findInstall(tx, event.storeId);
-      if (!install) {
+      if (!(await hasInstall())) {
         logger.warn("webhook for a store without an install; acknowledged, not stored", { storeId: event.storeId });
         return "no_install";
       }
@@ -38,8 +46,7 @@ export async function applyEvent(tx: DbOrTx, event: WebhookEvent, logger: Logger
       return result.outcome === "inserted" ? "order_inserted" : result.outcome === "updated" ? "order_updated" : "order_stale";
     }
     case "app.uninstalled": {
-      const install = await findInstall(tx, event.storeId);
-      if (!install) return "no_install";
+      if (!(await hasInstall())) return "no_install";
       const changed = await markInstallUninstalled(tx, event.storeId, event.uninstalledAt);
       return changed ? "install_uninstalled" : "uninstall_ignored";
     }

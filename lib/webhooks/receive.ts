@@ -1,5 +1,5 @@
 import type { Db } from "@/db/client";
-import { recordEvent } from "@/db/queries/webhook-events";
+import { claimEvent } from "@/db/queries/webhook-events";
 import { log as rootLogger, type Logger } from "@/lib/log";
 import { readLimitedBody, WEBHOOK_MAX_BODY_BYTES } from "./body";
 import { parseEnvelope } from "./envelope";
@@ -77,9 +77,10 @@ export async function processWebhook(input: WebhookDeliveryInput, deps: ReceiveD
 
   try {
     const result = await deps.db.transaction(async (tx) => {
-      const claim = await recordEvent(tx, { id: event.id, event: event.event, storeId: event.storeId, deliveryId });
-      if (claim === "duplicate") return { duplicate: true as const };
-      return { duplicate: false as const, effect: await applyEvent(tx, event, eventLogger) };
+      const claim = await claimEvent(tx, { id: event.id, event: event.event, storeId: event.storeId, deliveryId });
+      if (claim.outcome === "duplicate") return { duplicate: true as const };
+      const effect = await applyEvent(tx, event, { logger: eventLogger, installState: claim.installState });
+      return { duplicate: false as const, effect };
     });
     if (result.duplicate) {
       eventLogger.info("webhook duplicate acknowledged");
