@@ -155,22 +155,3 @@ export async function syncAllStores(db: Db, options: SyncAllOptions = {}): Promi
   await Promise.all(Array.from({ length: Math.max(1, options.concurrency ?? 2) }, worker));
   return results.sort((a, b) => a.storeId - b.storeId);
 }
-
-/**
- * The backfill right after an install: runs in the background (the callback answers at once) and never throws.
- * The install callback calls it, e.g. `after(() => backfillStores(db, storeIds))`.
- */
-export async function backfillStores(db: Db, storeIds: readonly number[], options: SyncOptions = {}): Promise<SyncResult[]> {
-  const results: SyncResult[] = [];
-  for (const storeId of storeIds) {
-    results.push(await syncStoreOrders(db, storeId, { ...options, full: true }).catch((error: unknown) => ({
-      storeId,
-      outcome: "failed" as const,
-      fetched: 0,
-      inserted: 0,
-      updated: 0,
-      detail: describeFailure(error),
-    })));
-  }
-  return results;
-}
