@@ -3,6 +3,7 @@
 import {
   closestCenter,
   DndContext,
+  type Announcements,
   KeyboardSensor,
   PointerSensor,
   useSensor,
@@ -96,6 +97,18 @@ export function SortableList<T extends Item>({
     );
   }
 
+  const nameOf = (id: string | number) => order.find((item) => item.id === id)?.name ?? String(id);
+  const positionOf = (id: string | number) => order.findIndex((item) => item.id === id) + 1;
+  // Screen readers hear names and positions, not the internal ids dnd-kit would announce.
+  const announcements: Announcements = {
+    onDragStart: ({ active }) => `Picked up “${nameOf(active.id)}”, position ${positionOf(active.id)} of ${order.length}.`,
+    onDragOver: ({ active, over }) =>
+      over ? `“${nameOf(active.id)}” is over position ${positionOf(over.id)} of ${order.length}.` : `“${nameOf(active.id)}” is not over a place.`,
+    onDragEnd: ({ active, over }) =>
+      over ? `“${nameOf(active.id)}” was dropped at position ${positionOf(over.id)} of ${order.length}.` : `“${nameOf(active.id)}” was dropped.`,
+    onDragCancel: ({ active }) => `Moving “${nameOf(active.id)}” was cancelled.`,
+  };
+
   const message = outcome.message ? (
     <p
       role={outcome.ok ? "status" : "alert"}
@@ -109,7 +122,17 @@ export function SortableList<T extends Item>({
   return (
     <div className="space-y-2" aria-busy={pending || undefined}>
       {message}
-      <DndContext sensors={sensors} collisionDetection={closestCenter} onDragEnd={onDragEnd}>
+      <DndContext
+        sensors={sensors}
+        collisionDetection={closestCenter}
+        onDragEnd={onDragEnd}
+        accessibility={{
+          announcements,
+          screenReaderInstructions: {
+            draggable: "To reorder, press Space, move with the arrow keys, and press Space again to drop. Escape cancels.",
+          },
+        }}
+      >
         <SortableContext items={order.map((item) => item.id)} strategy={verticalListSortingStrategy} disabled={pending}>
           <ul aria-label={label} className="space-y-2">
             {order.map((item, index) => (

@@ -33,7 +33,7 @@ test("switches between the session's stores and sections, and signs out", async 
   const nav = page.getByRole("navigation", { name: "Store sections" });
   await expect(nav.getByRole("link", { name: "Orders" })).toHaveAttribute("aria-current", "page");
 
-  await page.getByText("Switch store").click();
+  await page.locator("header summary").click();
   const stores = page.getByRole("navigation", { name: "Your stores" });
   await expect(stores.getByRole("link", { name: "Amina Maison" })).toBeVisible();
   await expect(stores.getByRole("link", { name: /Amina Kids/ })).toHaveCount(0);
@@ -48,7 +48,7 @@ test("switches between the session's stores and sections, and signs out", async 
 
   await page.setViewportSize({ width: 390, height: 844 });
   await page.goto("/stores/102/orders");
-  await page.getByText("Switch store").click();
+  await page.locator("header summary").click();
   await screenshot(page, "shell-switcher-phone");
 
   // Stores outside the session: another merchant's, and one of Amina's that this browser did not install.
@@ -69,7 +69,7 @@ test("banners for a suspended app, a plan below the minimum and an app awaiting 
 
   await emulatorControl("POST", "/_emulator/app/status", { status: "suspended" });
   await page.goto("/stores/101/categories");
-  await expect(page.getByRole("alert")).toContainText("suspended");
+  await expect(page.getByRole("alert", { name: "The categories could not be loaded" })).toContainText("suspended");
   await page.goto("/stores/101/orders");
   await expect(banner(page)).toHaveAttribute("data-install-state", "app_suspended");
   await expect(banner(page)).toContainText("The platform suspended this app");
@@ -106,7 +106,7 @@ test("banners for a revoked token and an uninstalled app both lead to reinstalli
   // Uninstalled on the platform but the notice not delivered yet: the next call meets a revoked token.
   await emulatorControl("POST", "/_emulator/stores/101/uninstall");
   await page.goto("/stores/101/categories");
-  const panel = page.getByRole("alert");
+  const panel = page.getByRole("alert", { name: "The categories could not be loaded" });
   await expect(panel).toContainText("Reinstall");
   await expect(page.locator("body")).not.toContainText(/\bat \S+:\d+|PlatformError|Error:/);
   await page.goto("/stores/101/orders");
