@@ -1,7 +1,9 @@
 import type { NextConfig } from "next";
 
 const nextConfig: NextConfig = {
-  output: "standalone",
+  // `NEXT_OUTPUT=standalone npm run build` writes a self-contained server (.next/standalone) for containers and
+  // bare Node hosts; left off by default because `next start` (npm start) does not serve a standalone build.
+  output: process.env.NEXT_OUTPUT === "standalone" ? "standalone" : undefined,
   // PGlite ships a wasm build of PostgreSQL; bundling it copies the wasm into static media and breaks at run time.
   serverExternalPackages: ["@electric-sql/pglite"],
   poweredByHeader: false,

@@ -44,7 +44,8 @@ export default defineConfig({
   ],
   webServer: [
     {
-      command: `npx tsx emulator/src/cli.ts start --port ${EMULATOR_PORT} --app-url ${APP_URL} --memory --no-auto-tick`,
+      // OAuth rate limits off: the suite installs through the consent screen more often than 10 times in 10 minutes.
+      command: `npx tsx emulator/src/cli.ts start --port ${EMULATOR_PORT} --app-url ${APP_URL} --memory --no-auto-tick --no-oauth-limits`,
       url: `${EMULATOR_URL}/_emulator/clock`,
       reuseExistingServer: false,
       timeout: 60_000,

@@ -1,9 +1,7 @@
 import type { Db } from "@/db/client";
 import { findInstall, setInstallState } from "@/db/queries/installs";
 import type { Install, InstallState } from "@/db/schema";
-import { envKeyRing } from "@/lib/crypto/key-ring";
-import { decryptToken, tokenContext } from "@/lib/crypto/token-cipher";
-import { loadAccessToken } from "@/lib/installs";
+import { openInstallToken } from "@/lib/installs";
 import { PlatformError, type InstallStateCode } from "./errors";
 
 /**
@@ -16,6 +14,7 @@ export type Credentials = { token: string; installId: number };
 
 /** States the platform lifts by itself: the stored token still works once it does. */
 const LIFTED_STATES: readonly InstallState[] = ["app_suspended", "app_plan_required", "app_not_approved"];
+const USABLE_STATES: readonly InstallState[] = ["active", ...LIFTED_STATES];
 
 const STATE_FOR_CODE: Record<InstallStateCode, InstallState> = {
   app_uninstalled: "uninstalled",
@@ -47,19 +46,9 @@ export function createCredentialSource(db: Db, storeId: number, now: () => numbe
 
   const load = async () => {
     const install = await findInstall(db, storeId);
-    if (!install || !install.tokenCiphertext || !install.tokenKeyId) throw inactive(storeId, install);
-    if (install.state === "active") {
-      const active = await loadAccessToken(db, storeId);
-      if (!active) throw inactive(storeId, install);
-      return { credentials: active, install };
-    }
-    if (!LIFTED_STATES.includes(install.state as InstallState)) throw inactive(storeId, install);
-    // loadAccessToken only opens active installs; a lifted state needs the same cipher (see the report's request).
-    const token = decryptToken(
-      { ciphertext: install.tokenCiphertext, keyId: install.tokenKeyId },
-      envKeyRing(),
-      tokenContext(storeId),
-    );
+    if (!install || !USABLE_STATES.includes(install.state as InstallState)) throw inactive(storeId, install);
+    const token = openInstallToken(install);
+    if (!token) throw inactive(storeId, install);
     return { credentials: { token, installId: install.installId }, install };
   };
 

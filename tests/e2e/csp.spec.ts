@@ -111,13 +111,8 @@ test("store pages satisfy the content security policy after an install", async (
   expect(problems).toEqual([]);
 });
 
-/*
- * Not-found pages still break the policy: the root layout is static, so /_not-found is prerendered without
- * nonces (all its scripts are blocked), and with no app/not-found.tsx Next's default 404 inlines a <style> it
- * gives no nonce. Needs (outside this test's files): a dynamic root layout (`await connection()`) and an
- * app/not-found.tsx. Remove `fixme` once both are in.
- */
-test.fixme("not-found pages satisfy the content security policy", async ({ page }) => {
+// A 404 renders per request too (the root layout calls connection()), so its scripts carry the nonce.
+test("not-found pages satisfy the content security policy", async ({ page }) => {
   const { problems } = watch(page);
   for (const path of ["/does-not-exist", "/stores/999/orders"]) {
     const response = await page.goto(path);
