@@ -10,7 +10,8 @@ import { syncStoreOrders } from "@/lib/sync/orders-sync";
 export async function backfillInstalledStores(db: Db, storeIds: readonly number[]): Promise<void> {
   for (const storeId of storeIds) {
     try {
-      const result = await syncStoreOrders(db, storeId);
+      // Full: on a re-install, orders that changed while the app was away may be older than the stored mark.
+      const result = await syncStoreOrders(db, storeId, { full: true });
       log.info("order backfill after install", { storeId, outcome: result.outcome, fetched: result.fetched });
     } catch (error) {
       log.warn("order backfill after install failed", { storeId, error });
