@@ -19,7 +19,7 @@ import { installs } from "@/db/schema";
 import { DEV_APP } from "@/emulator/src/dev-app";
 import type { BenchResult } from "./types";
 
-const DIST_DIR = ".next-bench";
+const DIST_DIR = process.env.BENCH_DIST_DIR ?? ".next-bench";
 const STORE = 101;
 const OTHER_STORE = 102;
 const ORDERS = Number(process.env.BENCH_ORDERS ?? 100_000);

@@ -1,12 +1,13 @@
 "use client";
 
 import { useRouter } from "next/navigation";
-import { useActionState, useId, useState } from "react";
+import { useActionState, useId, useRef, useState } from "react";
 import { deleteCategory, updateCategory } from "@/app/stores/[storeId]/categories/actions";
 import { FieldError } from "@/components/forms/field-error";
 import { fieldProps, typed } from "@/components/forms/field-props";
 import { FormMessage } from "@/components/forms/form-message";
 import { SubmitButton } from "@/components/forms/submit-button";
+import { useFocusFirstInvalid } from "@/components/forms/use-focus-invalid";
 import { initialActionState, type ActionState } from "@/lib/actions/validated-action";
 import type { Category } from "@/lib/platform/types";
 
@@ -57,6 +58,8 @@ export function CategoryRow({
   const [deleteState, deleteAction] = useActionState(deleteCategory, initialActionState);
   const [panel, setPanel] = useState<"none" | "edit" | "delete">("none");
   const id = useId();
+  const editForm = useRef<HTMLFormElement>(null);
+  useFocusFirstInvalid(editForm, editState);
   const parentChoices = parents.filter((parent) => parent.id !== category.id);
   const originalParent = String(category.parentId ?? 0);
 
@@ -102,7 +105,7 @@ export function CategoryRow({
       </div>
 
       {panel === "edit" ? (
-        <form id={`${id}-edit`} action={editAction} className="space-y-3 border-t border-slate-100 px-3 py-3">
+        <form ref={editForm} id={`${id}-edit`} action={editAction} className="space-y-3 border-t border-slate-100 px-3 py-3">
           <input type="hidden" name="storeId" value={storeId} />
           <input type="hidden" name="categoryId" value={category.id} />
           <input type="hidden" name="idempotencyKey" value={editState.idempotencyKey ?? editKey} />

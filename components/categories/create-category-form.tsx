@@ -1,11 +1,12 @@
 "use client";
 
-import { useActionState, useId } from "react";
+import { useActionState, useId, useRef } from "react";
 import { createCategory } from "@/app/stores/[storeId]/categories/actions";
 import { FieldError } from "@/components/forms/field-error";
 import { fieldProps, typed } from "@/components/forms/field-props";
 import { FormMessage } from "@/components/forms/form-message";
 import { SubmitButton } from "@/components/forms/submit-button";
+import { useFocusFirstInvalid } from "@/components/forms/use-focus-invalid";
 import { initialActionState } from "@/lib/actions/validated-action";
 import type { ParentOption } from "./category-row";
 
@@ -27,8 +28,10 @@ export function CreateCategoryForm({
 }) {
   const [state, action] = useActionState(createCategory, initialActionState);
   const id = useId();
+  const formRef = useRef<HTMLFormElement>(null);
+  useFocusFirstInvalid(formRef, state);
   return (
-    <form action={action} aria-labelledby={`${id}-title`} className="space-y-3 rounded-lg border border-slate-200 bg-white p-4 shadow-sm">
+    <form ref={formRef} action={action} aria-labelledby={`${id}-title`} className="space-y-3 rounded-lg border border-slate-200 bg-white p-4 shadow-sm">
       <h2 id={`${id}-title`} className="text-base font-semibold">
         New category
       </h2>

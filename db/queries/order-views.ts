@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, sql, type SQL } from "drizzle-orm";
+import { and, asc, eq, sql, type SQL } from "drizzle-orm";
 import type { DbOrTx } from "@/db/client";
 import { orderItems, orders, orderStatusHistory, type Order, type OrderItem, type OrderStatusChange } from "@/db/schema";
 
@@ -54,13 +54,8 @@ export type OrderListOptions = {
   limit?: number;
 };
 
-/**
- * One page of a store's orders, newest first, by keyset on (created_at desc, id desc): each page costs an index
- * range scan of `limit` rows however deep it is, which OFFSET could not promise on 100,000 orders. The status
- * filter uses orders_store_status_created_idx, the phone filter orders_store_phone_idx.
- */
-export async function listOrdersPage(db: DbOrTx, storeId: number, options: OrderListOptions = {}): Promise<OrderListPage> {
-  const limit = Math.min(Math.max(Math.trunc(options.limit ?? ORDERS_PAGE_SIZE), 1), MAX_PAGE_SIZE);
+/** The statement behind listOrdersPage, unexecuted, so tests can EXPLAIN exactly what the page runs. */
+export function ordersPageQuery(db: DbOrTx, storeId: number, options: OrderListOptions, rows: number) {
   const conditions: SQL[] = [eq(orders.storeId, storeId)];
   if (options.status) conditions.push(eq(orders.status, options.status));
   if (options.phone) conditions.push(eq(orders.customerPhone, options.phone));
@@ -71,7 +66,7 @@ export async function listOrdersPage(db: DbOrTx, storeId: number, options: Order
       sql`(${orders.createdAt}, ${orders.id}) < (timestamptz 'epoch' + ${cursor.createdAtMicros}::bigint * interval '1 microsecond', ${cursor.id}::bigint)`,
     );
   }
-  const found = await db
+  return db
     .select({
       id: orders.id,
       orderNumber: orders.orderNumber,
@@ -85,9 +80,20 @@ export async function listOrdersPage(db: DbOrTx, storeId: number, options: Order
     })
     .from(orders)
     .where(and(...conditions))
-    .orderBy(desc(orders.createdAt), desc(orders.id))
-    .limit(limit + 1);
+    // NULLS LAST as in the indexes (drizzle writes `desc()` indexes that way): a plain DESC sorts nulls first, which
+    // the index cannot serve, and PostgreSQL would scan and sort the whole store instead (23 ms vs 0.05 ms at 100k).
+    .orderBy(sql`${orders.createdAt} desc nulls last`, sql`${orders.id} desc nulls last`)
+    .limit(rows);
+}
 
+/**
+ * One page of a store's orders, newest first, by keyset on (created_at desc, id desc): each page costs an index
+ * range scan of `limit` rows however deep it is, which OFFSET could not promise on 100,000 orders. The status
+ * filter uses orders_store_status_created_idx, the phone filter orders_store_phone_idx.
+ */
+export async function listOrdersPage(db: DbOrTx, storeId: number, options: OrderListOptions = {}): Promise<OrderListPage> {
+  const limit = Math.min(Math.max(Math.trunc(options.limit ?? ORDERS_PAGE_SIZE), 1), MAX_PAGE_SIZE);
+  const found = await ordersPageQuery(db, storeId, options, limit + 1);
   const hasMore = found.length > limit;
   const page = hasMore ? found.slice(0, limit) : found;
   const last = page.at(-1);

@@ -161,7 +161,8 @@ test("reorders with the move buttons, with the keyboard and by dragging, and the
   // The drag is announced with the categories' names.
   await expect(page.getByText("“Robes de soirée” was dropped")).toBeAttached();
 
-  // Pointer drag: Soldes from the bottom to the top.
+  // Pointer drag: Soldes from the bottom to the top (a tall window keeps both ends of the drag on screen).
+  await page.setViewportSize({ width: 1280, height: 1400 });
   const source = await page.getByRole("button", { name: "Drag to reorder “Soldes”" }).boundingBox();
   const target = await page.getByRole("button", { name: "Drag to reorder “Abayas”" }).boundingBox();
   if (!source || !target) throw new Error("drag handles not laid out");
@@ -188,6 +189,7 @@ test("shows each refusal of the platform where it happened", async ({ page, cont
   await form.getByRole("button", { name: "Create category" }).click();
   await expect(form.getByText("Enter a name.")).toBeVisible();
   await expect(form.getByLabel("Name")).toHaveAttribute("aria-invalid", "true");
+  await expect(form.getByLabel("Name")).toBeFocused();
 
   // validation_error from the platform, on the name field, with the typed value kept.
   const longName = "N".repeat(101);

@@ -1,11 +1,12 @@
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { DatabaseHandle } from "@/db/client";
+import { rowsOf, type DatabaseHandle } from "@/db/client";
 import {
   decodeOrderCursor,
   encodeOrderCursor,
   getOrderDetail,
   listOrdersPage,
+  ordersPageQuery,
   type OrderListRow,
 } from "@/db/queries/order-views";
 import { orderItems, orders, orderStatusHistory, type NewOrder } from "@/db/schema";
@@ -148,4 +149,33 @@ describe("order views", () => {
     expect(detail?.history.map((change) => change.status)).toEqual(["confirmed", "shipped"]);
     expect(await getOrderDetail(handle.db, STORE, 999_999)).toBeNull();
   });
+});
+
+describe("order list query plan", () => {
+  // The embedded database plans tiny tables its own way; the plan that matters is the server's, on a big store.
+  it.runIf(process.env.TEST_DATABASE_URL ?? process.env.DATABASE_URL)(
+    "reads a page deep in a large store through the index, without sorting the store",
+    async () => {
+      const handle = await createTestDatabase();
+      try {
+        await handle.db.execute(sql`
+          insert into orders (store_id, id, order_number, status, customer_phone, created_at, updated_at)
+          select 101, n, 'ORD-' || n, (array['confirmed','shipped'])[1 + n % 2], '05' || (n % 500),
+                 timestamptz '2025-01-01' + n * interval '1 minute', now()
+          from generate_series(1, 20000) as n`);
+        await handle.db.execute(sql`analyze orders`);
+        const first = await listOrdersPage(handle.db, 101, { limit: 50 });
+        for (const options of [{}, { cursor: first.nextCursor }, { status: "shipped", cursor: first.nextCursor }]) {
+          const explained = await handle.db.execute(
+            sql`explain (format json) ${ordersPageQuery(handle.db, 101, options, 51).getSQL()}`,
+          );
+          const plan = JSON.stringify(rowsOf(explained));
+          expect(plan).toMatch(/orders_store_(status_)?created_idx/);
+          expect(plan).not.toContain('"Node Type":"Sort"');
+        }
+      } finally {
+        await handle.close();
+      }
+    },
+  );
 });
