@@ -133,6 +133,7 @@ export function CategoryRow({
                 Status
               </label>
               <select
+                key={editState.resultId ?? "initial"}
                 id={`${id}-status`}
                 name="status"
                 defaultValue={typed(editState, "status", category.status)}
@@ -149,6 +150,7 @@ export function CategoryRow({
                 Parent
               </label>
               <select
+                key={editState.resultId ?? "initial"}
                 id={`${id}-parent`}
                 name="parentId"
                 defaultValue={typed(editState, "parentId", originalParent)}

@@ -59,6 +59,7 @@ export function CreateCategoryForm({
             Parent
           </label>
           <select
+            key={state.resultId ?? "initial"}
             id={`${id}-parent`}
             name="parentId"
             defaultValue={typed(state, "parentId", "0")}
@@ -79,6 +80,7 @@ export function CreateCategoryForm({
             Status
           </label>
           <select
+            key={state.resultId ?? "initial"}
             id={`${id}-status`}
             name="status"
             defaultValue={typed(state, "status", "active")}

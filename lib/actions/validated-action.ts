@@ -23,6 +23,11 @@ export type ActionState = {
   reload?: boolean;
   /** The fix is to install the app again. */
   reinstall?: boolean;
+  /**
+   * New for every answer. Forms key their selects on it: React resets a form after an action, and a select goes
+   * back to the option it was first rendered with unless it is mounted again with the typed value as default.
+   */
+  resultId?: string;
 };
 
 export const initialActionState: ActionState = { ok: false };
@@ -60,6 +65,7 @@ export function validatedAction<S extends z.ZodType>(
     const parsed = schema.safeParse(values);
     if (!parsed.success) {
       return {
+        resultId: globalThis.crypto.randomUUID(),
         ok: false,
         message: "Check the highlighted fields.",
         fieldErrors: issuesByField(parsed.error),
@@ -68,6 +74,6 @@ export function validatedAction<S extends z.ZodType>(
         idempotencyKey: values.idempotencyKey,
       };
     }
-    return action(parsed.data, formData);
+    return { ...(await action(parsed.data, formData)), resultId: globalThis.crypto.randomUUID() };
   };
 }

@@ -207,6 +207,7 @@ test("shows each refusal of the platform where it happened", async ({ page, cont
   await edit.getByRole("button", { name: "Save changes" }).click();
   await expect(edit.locator("[data-field-error]")).toContainText("Choose a top-level category of this store as the parent");
   await expect(edit.getByLabel("Parent")).toHaveAttribute("aria-invalid", "true");
+  await expect(edit.getByLabel("Parent").locator("option:checked")).toHaveText("Abayas");
 
   // category_not_empty: Abayas holds products.
   const abayas = row(page, "Abayas");

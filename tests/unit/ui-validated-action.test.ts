@@ -22,8 +22,12 @@ describe("validatedAction", () => {
       return { ok: true, message: "done" };
     });
     const state = await action({ ok: false }, form({ name: "  Robes ", parentId: "12", idempotencyKey: "k1" }));
-    expect(state).toEqual({ ok: true, message: "done" });
+    expect(state).toMatchObject({ ok: true, message: "done" });
     expect(received).toEqual({ name: "Robes", parentId: 12, idempotencyKey: "k1" });
+    // Every answer is distinguishable, so forms can remount their selects with what was typed.
+    const again = await action(state, form({ name: "Robes", parentId: "12", idempotencyKey: "k1" }));
+    expect(typeof again.resultId).toBe("string");
+    expect(again.resultId).not.toBe(state.resultId);
   });
 
   it("refuses invalid input with per-field errors and the typed values, without running the action", async () => {
