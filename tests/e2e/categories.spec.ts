@@ -80,8 +80,8 @@ test.afterEach(async () => {
 test("shows the two-level tree from the platform with product counts and status", async ({ page }) => {
   await page.goto(PAGE);
   await expect(page.getByRole("heading", { level: 1, name: /Categories/ })).toBeVisible();
-  expect(await topLevelNames(page)).toEqual(FIXTURE_TOP_LEVEL);
-  expect(await childNames(page, "Robes")).toEqual(["Robes de soirée", "Robes d'été"]);
+  await expect.poll(() => topLevelNames(page)).toEqual(FIXTURE_TOP_LEVEL);
+  await expect.poll(() => childNames(page, "Robes")).toEqual(["Robes de soirée", "Robes d'été"]);
   const evening = row(page, "Robes de soirée");
   await expect(evening).toContainText("8 products");
   await expect(evening).toContainText("Active");
@@ -101,7 +101,7 @@ test("creates, renames, changes status, moves and deletes categories", async ({ 
 
   await create(page, "Caftans brodés", "Caftans");
   await expect(page.getByRole("list", { name: "Subcategories of Caftans" })).toBeVisible();
-  expect(await childNames(page, "Caftans")).toEqual(["Caftans brodés"]);
+  await expect.poll(() => childNames(page, "Caftans")).toEqual(["Caftans brodés"]);
 
   // Rename, with text that reads right to left.
   let edit = await openEdit(page, "Caftans brodés");
@@ -133,7 +133,7 @@ test("creates, renames, changes status, moves and deletes categories", async ({ 
   }
 
   await page.reload();
-  expect(await topLevelNames(page)).toEqual(FIXTURE_TOP_LEVEL);
+  await expect.poll(() => topLevelNames(page)).toEqual(FIXTURE_TOP_LEVEL);
   await expect(row(page, "Soldes").locator("div").first()).toContainText("Inactive");
 });
 
@@ -143,7 +143,7 @@ test("reorders with the move buttons, with the keyboard and by dragging, and the
   // Buttons: Abayas up, above Robes.
   await page.getByRole("button", { name: "Move “Abayas” up" }).click();
   await expect(page.getByRole("status").filter({ hasText: "New order saved." })).toBeVisible();
-  expect(await topLevelNames(page)).toEqual(["Abayas", "Robes", ...FIXTURE_TOP_LEVEL.slice(2)]);
+  await expect.poll(() => topLevelNames(page)).toEqual(["Abayas", "Robes", ...FIXTURE_TOP_LEVEL.slice(2)]);
 
   // Keyboard drag on a subcategory list: lift with Space, one place down, drop with Space.
   const handle = page.getByRole("button", { name: "Drag to reorder “Robes de soirée”" });
@@ -174,8 +174,8 @@ test("reorders with the move buttons, with the keyboard and by dragging, and the
   await expect.poll(() => topLevelNames(page)).toEqual(["Soldes", "Abayas", "Robes", ...FIXTURE_TOP_LEVEL.slice(2, 6)]);
 
   await page.reload();
-  expect(await topLevelNames(page)).toEqual(["Soldes", "Abayas", "Robes", ...FIXTURE_TOP_LEVEL.slice(2, 6)]);
-  expect(await childNames(page, "Robes")).toEqual(["Robes d'été", "Robes de soirée"]);
+  await expect.poll(() => topLevelNames(page)).toEqual(["Soldes", "Abayas", "Robes", ...FIXTURE_TOP_LEVEL.slice(2, 6)]);
+  await expect.poll(() => childNames(page, "Robes")).toEqual(["Robes d'été", "Robes de soirée"]);
 });
 
 test("shows each refusal of the platform where it happened", async ({ page, context }) => {

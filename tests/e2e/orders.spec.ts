@@ -71,16 +71,20 @@ test("lists orders with status and phone filters in the URL and cursor pages", a
   await page.getByLabel("Status").selectOption("shipped");
   await page.getByRole("button", { name: "Apply filters" }).click();
   await expect(page).toHaveURL(/[?&]status=shipped/);
+  await expect(orderRows(page).first().locator("td:last-child")).toHaveText("Shipped");
   const shippedCount = await orderRows(page).count();
   expect(shippedCount).toBeGreaterThan(0);
   for (const badge of await orderRows(page).locator("td:last-child").allInnerTexts()) expect(badge).toBe("Shipped");
 
   // Phone filter (exact), together with the status, then alone.
   await page.getByRole("link", { name: "Clear filters" }).first().click();
+  await expect(page).not.toHaveURL(/[?&]status=/);
+  await expect(orderRows(page)).toHaveCount(50);
   const phone = (await orderRows(page).first().locator("td").nth(2).innerText()).trim();
   await page.getByLabel("Customer phone").fill(phone);
   await page.getByRole("button", { name: "Apply filters" }).click();
   await expect(page).toHaveURL(new RegExp(`[?&]phone=${phone}`));
+  await expect(orderRows(page).first().locator("td:nth-child(4)")).toHaveText(phone);
   const phones = await orderRows(page).locator("td:nth-child(4)").allInnerTexts();
   expect(phones.length).toBeGreaterThan(0);
   for (const value of phones) expect(value.trim()).toBe(phone);
