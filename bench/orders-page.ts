@@ -6,63 +6,34 @@
  *
  * Target: p95 under 100 ms for every variant (first page, status filter, phone filter, a page deep in the list).
  */
-import { spawn, type ChildProcess } from "node:child_process";
-import { randomBytes } from "node:crypto";
+import type { ChildProcess } from "node:child_process";
 import { existsSync } from "node:fs";
-import { createServer, type AddressInfo } from "node:net";
 import path from "node:path";
 import { sealData } from "iron-session";
 import postgres from "postgres";
 import { openDatabase } from "@/db/client";
 import { encodeOrderCursor } from "@/db/queries/order-views";
 import { installs } from "@/db/schema";
-import { DEV_APP } from "@/emulator/src/dev-app";
+import {
+  BENCH_DIST_DIR,
+  BENCH_SESSION_SECRET,
+  benchDatabase,
+  freePort,
+  percentile,
+  startNext,
+  stopProcess,
+} from "./support";
 import type { BenchResult } from "./types";
 
-const DIST_DIR = process.env.BENCH_DIST_DIR ?? ".next-bench";
 const STORE = 101;
 const OTHER_STORE = 102;
 const ORDERS = Number(process.env.BENCH_ORDERS ?? 100_000);
 const REQUESTS = Number(process.env.BENCH_ORDERS_PAGE_REQUESTS ?? 200);
 const WARMUP = 20;
 const TARGET_P95_MS = 100;
-const SESSION_SECRET = "bench-session-secret-at-least-32-characters";
 /** lib/session.ts: cookie name and lifetime of the merchant's session. */
 const SESSION_COOKIE = "app_session";
 const SESSION_TTL_SECONDS = 30 * 24 * 60 * 60;
-
-function serverUrl(): string {
-  return process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-async function createDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
-  const base = serverUrl();
-  const name = `bench_orders_${randomBytes(5).toString("hex")}`;
-  const admin = postgres(base, { max: 1, onnotice: () => {} });
-  await admin.unsafe(`create database ${name}`);
-  await admin.end();
-  const url = new URL(base);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    async drop() {
-      const dropper = postgres(base, { max: 1, onnotice: () => {} });
-      await dropper.unsafe(`drop database if exists ${name} with (force)`);
-      await dropper.end();
-    },
-  };
-}
 
 /**
  * 100,000 orders in one statement (generate_series), spread over two years, 7 statuses, 5,000 customer phones
@@ -98,46 +69,6 @@ async function seed(databaseUrl: string): Promise<{ phone: string; deepCursor: s
   }
 }
 
-function productionEnv(databaseUrl: string, port: number): NodeJS.ProcessEnv {
-  const origin = `http://127.0.0.1:${port}`;
-  return {
-    PATH: process.env.PATH,
-    HOME: process.env.HOME,
-    NODE_ENV: "production",
-    NEXT_DIST_DIR: DIST_DIR,
-    NEXT_TELEMETRY_DISABLED: "1",
-    PORT: String(port),
-    APP_URL: origin,
-    // The orders page never calls the platform: an address nothing listens on proves it.
-    SVC_AUTH_URL: "http://127.0.0.1:9",
-    SVC_API_URL: "http://127.0.0.1:9",
-    SVC_CLIENT_ID: DEV_APP.clientId,
-    SVC_CLIENT_SECRET: DEV_APP.clientSecret,
-    SVC_WEBHOOK_SECRET: DEV_APP.webhookSecret,
-    SESSION_SECRET,
-    TOKEN_ENCRYPTION_KEY: Buffer.alloc(32, 9).toString("base64"),
-    DATABASE_URL: databaseUrl,
-    LOG_LEVEL: "warn",
-  };
-}
-
-function startNext(databaseUrl: string, port: number): ChildProcess {
-  const nextBin = path.join(process.cwd(), "node_modules", "next", "dist", "bin", "next");
-  return spawn(process.execPath, [nextBin, "start", "-p", String(port), "-H", "127.0.0.1"], {
-    env: productionEnv(databaseUrl, port),
-    stdio: ["ignore", "ignore", "inherit"],
-  });
-}
-
-function stop(child: ChildProcess | null): Promise<void> {
-  if (!child || child.exitCode !== null || child.pid === undefined) return Promise.resolve();
-  return new Promise((resolve) => {
-    child.once("exit", () => resolve());
-    child.kill("SIGTERM");
-    setTimeout(() => child.kill("SIGKILL"), 5_000).unref();
-  });
-}
-
 async function waitUntilAnswering(url: string, cookie: string, child: ChildProcess, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
@@ -147,12 +78,6 @@ async function waitUntilAnswering(url: string, cookie: string, child: ChildProce
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
   throw new Error(`the orders page did not answer 200 within ${timeoutMs / 1000} s`);
-}
-
-function percentile(sorted: number[], p: number): number {
-  if (sorted.length === 0) return Number.NaN;
-  const index = Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1);
-  return sorted[Math.max(0, index)]!;
 }
 
 /** Sequential requests (one merchant clicking), each read to the end: the time a browser waits for the HTML. */
@@ -175,10 +100,10 @@ async function timeRequests(url: string, cookie: string, expect: string): Promis
 const round = (ms: number) => Math.round(ms * 10) / 10;
 
 export async function benchOrdersPage(): Promise<BenchResult> {
-  if (!existsSync(path.join(DIST_DIR, "BUILD_ID"))) {
-    throw new Error(`no production build in ${DIST_DIR}: run NEXT_DIST_DIR=${DIST_DIR} npx next build first (npm run bench does)`);
+  if (!existsSync(path.join(BENCH_DIST_DIR, "BUILD_ID"))) {
+    throw new Error(`no production build in ${BENCH_DIST_DIR}: run NEXT_BENCH_DIST_DIR=${BENCH_DIST_DIR} npx next build first (npm run bench does)`);
   }
-  const database = await createDatabase();
+  const database = await benchDatabase("bench_orders");
   let app: ChildProcess | null = null;
   try {
     const handle = await openDatabase({ url: database.url, maxConnections: 1 });
@@ -196,7 +121,7 @@ export async function benchOrdersPage(): Promise<BenchResult> {
     const { phone, deepCursor } = await seed(database.url);
     const seedSeconds = (performance.now() - seedStarted) / 1000;
 
-    const sealed = await sealData({ storeIds: [STORE] }, { password: SESSION_SECRET, ttl: SESSION_TTL_SECONDS });
+    const sealed = await sealData({ storeIds: [STORE] }, { password: BENCH_SESSION_SECRET, ttl: SESSION_TTL_SECONDS });
     const cookie = `${SESSION_COOKIE}=${sealed}`;
     const port = await freePort();
     app = startNext(database.url, port);
@@ -223,7 +148,7 @@ export async function benchOrdersPage(): Promise<BenchResult> {
     }
     return { title: "Orders page server response (production build, PostgreSQL)", lines, figures };
   } finally {
-    await stop(app);
+    await stopProcess(app);
     await database.drop();
   }
 }

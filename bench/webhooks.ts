@@ -7,10 +7,8 @@
  * Targets: p99 well under one second, and at least half the bare server's throughput.
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { randomBytes } from "node:crypto";
 import { existsSync } from "node:fs";
 import http from "node:http";
-import { createServer as createNetServer, type AddressInfo } from "node:net";
 import path from "node:path";
 import postgres from "postgres";
 import { openDatabase } from "@/db/client";
@@ -19,50 +17,25 @@ import { DEV_APP } from "@/emulator/src/dev-app";
 import type { Logger } from "@/lib/log";
 import { startWebhookServer } from "@/lib/webhooks/node-server";
 import { sampleEnvelope, signDelivery, type SignedDelivery } from "@/lib/webhooks/samples";
+import {
+  BENCH_DIST_DIR,
+  benchDatabase,
+  freePort,
+  percentile,
+  productionEnv,
+  startNext,
+  stopProcess,
+} from "./support";
 import type { BenchResult } from "./types";
 
 const EVENTS_PER_SIDE = Number(process.env.BENCH_WEBHOOK_EVENTS ?? 3000);
 const WARMUP_EVENTS = 300;
 const CONCURRENCY = 50;
-const DIST_DIR = ".next-bench";
 const APP_STORE = 101;
 const BARE_STORE = 102;
 const BARE_FLAG = "--bare-webhook-server";
 
 type SideResult = { label: string; perSecond: number; p50: number; p99: number; failures: number; seconds: number };
-
-function serverUrl(): string {
-  return process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createNetServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-async function createDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
-  const base = serverUrl();
-  const name = `bench_webhooks_${randomBytes(5).toString("hex")}`;
-  const admin = postgres(base, { max: 1, onnotice: () => {} });
-  await admin.unsafe(`create database ${name}`);
-  await admin.end();
-  const url = new URL(base);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    async drop() {
-      const dropper = postgres(base, { max: 1, onnotice: () => {} });
-      await dropper.unsafe(`drop database if exists ${name} with (force)`);
-      await dropper.end();
-    },
-  };
-}
 
 function post(agent: http.Agent, url: URL, delivery: SignedDelivery): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -83,11 +56,6 @@ function deliveries(storeId: number, count: number, firstOrderId: number): Signe
   return Array.from({ length: count }, (_, index) =>
     signDelivery(sampleEnvelope("order.created", { storeId, orderId: firstOrderId + index }), DEV_APP.webhookSecret),
   );
-}
-
-function percentile(sorted: number[], p: number): number {
-  if (sorted.length === 0) return 0;
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 }
 
 /** CONCURRENCY senders, each taking the next event as soon as its previous answer is in. */
@@ -125,46 +93,6 @@ async function waitUntilAnswering(url: URL, child: ChildProcess, timeoutMs: numb
   throw new Error(`no answer from ${url.origin} within ${timeoutMs / 1000} s`);
 }
 
-function stop(child: ChildProcess | null): Promise<void> {
-  if (!child || child.exitCode !== null || child.pid === undefined) return Promise.resolve();
-  return new Promise((resolve) => {
-    child.once("exit", () => resolve());
-    child.kill("SIGTERM");
-    setTimeout(() => child.kill("SIGKILL"), 5_000).unref();
-  });
-}
-
-function productionEnv(databaseUrl: string, port: number): NodeJS.ProcessEnv {
-  const origin = `http://127.0.0.1:${port}`;
-  return {
-    PATH: process.env.PATH,
-    HOME: process.env.HOME,
-    NODE_ENV: "production",
-    NEXT_DIST_DIR: DIST_DIR,
-    NEXT_TELEMETRY_DISABLED: "1",
-    PORT: String(port),
-    APP_URL: origin,
-    SVC_AUTH_URL: "http://127.0.0.1:9",
-    SVC_API_URL: "http://127.0.0.1:9",
-    SVC_CLIENT_ID: DEV_APP.clientId,
-    SVC_CLIENT_SECRET: DEV_APP.clientSecret,
-    SVC_WEBHOOK_SECRET: DEV_APP.webhookSecret,
-    SESSION_SECRET: "bench-session-secret-at-least-32-characters",
-    TOKEN_ENCRYPTION_KEY: Buffer.alloc(32, 9).toString("base64"),
-    DATABASE_URL: databaseUrl,
-    // Both servers log warnings only, so the figures measure the receiver, not a terminal.
-    LOG_LEVEL: "warn",
-  };
-}
-
-function startNext(databaseUrl: string, port: number): ChildProcess {
-  const nextBin = path.join(process.cwd(), "node_modules", "next", "dist", "bin", "next");
-  return spawn(process.execPath, [nextBin, "start", "-p", String(port), "-H", "127.0.0.1"], {
-    env: productionEnv(databaseUrl, port),
-    stdio: ["ignore", "ignore", "inherit"],
-  });
-}
-
 function startBare(databaseUrl: string, port: number): ChildProcess {
   return spawn(process.execPath, ["--import", "tsx", "--conditions=react-server", path.join(process.cwd(), "bench", "webhooks.ts"), BARE_FLAG], {
     env: { ...productionEnv(databaseUrl, port), BARE_PORT: String(port) },
@@ -183,10 +111,10 @@ async function countOrders(databaseUrl: string, storeId: number): Promise<number
 }
 
 export async function benchWebhooks(): Promise<BenchResult> {
-  if (!existsSync(path.join(DIST_DIR, "BUILD_ID"))) {
-    throw new Error(`no production build in ${DIST_DIR}: run NEXT_DIST_DIR=${DIST_DIR} npx next build first (npm run bench does)`);
+  if (!existsSync(path.join(BENCH_DIST_DIR, "BUILD_ID"))) {
+    throw new Error(`no production build in ${BENCH_DIST_DIR}: run NEXT_BENCH_DIST_DIR=${BENCH_DIST_DIR} npx next build first (npm run bench does)`);
   }
-  const database = await createDatabase();
+  const database = await benchDatabase("bench_webhooks");
   let app: ChildProcess | null = null;
   let bare: ChildProcess | null = null;
   try {
@@ -242,7 +170,7 @@ export async function benchWebhooks(): Promise<BenchResult> {
       },
     };
   } finally {
-    await Promise.all([stop(app), stop(bare)]);
+    await Promise.all([stopProcess(app), stopProcess(bare)]);
     await database.drop();
   }
 }

@@ -7,9 +7,9 @@
  * database on it, and the browser tests get one of their own.
  */
 import { spawn } from "node:child_process";
-import { randomBytes } from "node:crypto";
 import { readFile, rm } from "node:fs/promises";
-import postgres from "postgres";
+import { openDatabase } from "../db/client";
+import { createScratchDatabase, type ScratchDatabase } from "../db/scratch";
 
 type Step = { name: string; command: string; args: string[]; env?: Record<string, string> };
 
@@ -66,25 +66,12 @@ function run(step: Step): Promise<number> {
   });
 }
 
-async function createE2eDatabase(url: string): Promise<{ url: string; drop(): Promise<void> }> {
-  const name = `starter_e2e_${randomBytes(5).toString("hex")}`;
-  const admin = postgres(url, { max: 1, onnotice: () => {} });
-  await admin.unsafe(`create database ${name}`);
-  await admin.end();
-  const target = new URL(url);
-  target.pathname = `/${name}`;
-  const { openDatabase } = await import("../db/client");
-  const handle = await openDatabase({ url: target.toString(), maxConnections: 1 });
+async function createE2eDatabase(serverUrl: string): Promise<ScratchDatabase> {
+  const scratch = await createScratchDatabase(serverUrl, "starter_e2e");
+  const handle = await openDatabase({ url: scratch.url, maxConnections: 1 });
   await handle.migrate();
   await handle.close();
-  return {
-    url: target.toString(),
-    async drop() {
-      const dropper = postgres(url, { max: 1, onnotice: () => {} });
-      await dropper.unsafe(`drop database if exists ${name} with (force)`);
-      await dropper.end();
-    },
-  };
+  return scratch;
 }
 
 async function main(): Promise<void> {

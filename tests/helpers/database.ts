@@ -1,6 +1,5 @@
-import { randomBytes } from "node:crypto";
-import postgres from "postgres";
 import { openDatabase, type DatabaseHandle } from "@/db/client";
+import { createScratchDatabase } from "@/db/scratch";
 
 /**
  * A fresh, migrated database for one test file. With TEST_DATABASE_URL (or DATABASE_URL) set, a new database on
@@ -13,21 +12,14 @@ export async function createTestDatabase(): Promise<DatabaseHandle> {
     await handle.migrate();
     return handle;
   }
-  const name = `starter_test_${randomBytes(6).toString("hex")}`;
-  const admin = postgres(serverUrl, { max: 1, onnotice: () => {} });
-  await admin.unsafe(`create database ${name}`);
-  await admin.end();
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
-  const handle = await openDatabase({ url: url.toString() });
+  const scratch = await createScratchDatabase(serverUrl, "starter_test");
+  const handle = await openDatabase({ url: scratch.url });
   await handle.migrate();
   return {
     ...handle,
     async close() {
       await handle.close();
-      const dropper = postgres(serverUrl, { max: 1, onnotice: () => {} });
-      await dropper.unsafe(`drop database if exists ${name} with (force)`);
-      await dropper.end();
+      await scratch.drop();
     },
   };
 }

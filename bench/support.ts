@@ -1,0 +1,79 @@
+/**
+ * What the server benchmarks share: a scratch PostgreSQL database, a free loopback port, the production build
+ * started with a complete production environment, and percentiles.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { createServer, type AddressInfo } from "node:net";
+import path from "node:path";
+import { createScratchDatabase, type ScratchDatabase } from "@/db/scratch";
+import { DEV_APP } from "@/emulator/src/dev-app";
+
+export const BENCH_DIST_DIR = process.env.BENCH_DIST_DIR ?? ".next-bench";
+export const BENCH_SESSION_SECRET = "bench-session-secret-at-least-32-characters";
+
+/** The PostgreSQL server the benchmarks create their databases on. */
+export function benchDatabase(prefix: string): Promise<ScratchDatabase> {
+  const serverUrl =
+    process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
+  return createScratchDatabase(serverUrl, prefix);
+}
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** A complete production environment: the benchmarks measure the real server, validation and all. */
+export function productionEnv(databaseUrl: string, port: number): NodeJS.ProcessEnv {
+  return {
+    PATH: process.env.PATH,
+    HOME: process.env.HOME,
+    NODE_ENV: "production",
+    NEXT_DIST_DIR: BENCH_DIST_DIR,
+    NEXT_TELEMETRY_DISABLED: "1",
+    PORT: String(port),
+    APP_URL: `http://127.0.0.1:${port}`,
+    // Neither benchmark calls the platform: an address nothing listens on proves it.
+    SVC_AUTH_URL: "http://127.0.0.1:9",
+    SVC_API_URL: "http://127.0.0.1:9",
+    SVC_CLIENT_ID: DEV_APP.clientId,
+    SVC_CLIENT_SECRET: DEV_APP.clientSecret,
+    SVC_WEBHOOK_SECRET: DEV_APP.webhookSecret,
+    SESSION_SECRET: BENCH_SESSION_SECRET,
+    TOKEN_ENCRYPTION_KEY: Buffer.alloc(32, 9).toString("base64"),
+    DATABASE_URL: databaseUrl,
+    // Warnings only, so the figures measure the server, not a terminal.
+    LOG_LEVEL: "warn",
+  };
+}
+
+/** `next start` of the benchmark build on 127.0.0.1:port. */
+export function startNext(databaseUrl: string, port: number): ChildProcess {
+  const nextBin = path.join(process.cwd(), "node_modules", "next", "dist", "bin", "next");
+  return spawn(process.execPath, [nextBin, "start", "-p", String(port), "-H", "127.0.0.1"], {
+    env: productionEnv(databaseUrl, port),
+    stdio: ["ignore", "ignore", "inherit"],
+  });
+}
+
+export function stopProcess(child: ChildProcess | null): Promise<void> {
+  if (!child || child.exitCode !== null || child.pid === undefined) return Promise.resolve();
+  return new Promise((resolve) => {
+    child.once("exit", () => resolve());
+    child.kill("SIGTERM");
+    setTimeout(() => child.kill("SIGKILL"), 5_000).unref();
+  });
+}
+
+/** Nearest-rank percentile of an ascending array. */
+export function percentile(sorted: number[], p: number): number {
+  if (sorted.length === 0) return Number.NaN;
+  const index = Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1);
+  return sorted[Math.max(0, index)]!;
+}
