@@ -1,0 +1,39 @@
+import { spawn } from "node:child_process";
+import { expect, test } from "@playwright/test";
+import { e2eAppEnv } from "./support/app-env";
+
+/**
+ * The production server refuses to start with a broken environment, naming every bad variable in one message and
+ * never printing a value. Runs the same build the other browser tests use, on a port of its own.
+ */
+test("next start stops at once, naming each missing or malformed variable", async () => {
+  const env: Record<string, string> = { ...e2eAppEnv(), PORT: "3199" };
+  delete env.SVC_CLIENT_ID;
+  env.TOKEN_ENCRYPTION_KEY = "dG9vLXNob3J0";
+  env.SVC_CLIENT_SECRET = "svcas_not-the-right-shape-but-secret";
+
+  const child = spawn("npx", ["next", "start", "-p", "3199"], {
+    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  const exitCode = await new Promise<number | null>((resolve) => {
+    const timer = setTimeout(() => {
+      child.kill("SIGKILL");
+      resolve(null);
+    }, 45_000);
+    child.on("exit", (code) => {
+      clearTimeout(timer);
+      resolve(code);
+    });
+  });
+
+  expect(exitCode, `server output:\n${output}`).toBe(1);
+  expect(output).toContain("SVC_CLIENT_ID: missing");
+  expect(output).toContain("TOKEN_ENCRYPTION_KEY: must be 32 random bytes");
+  expect(output).toContain("SVC_CLIENT_SECRET: must be svcas_ followed by 48 hex characters");
+  expect(output).not.toContain("svcas_not-the-right-shape-but-secret");
+  expect(output).not.toContain("dG9vLXNob3J0");
+});
