@@ -1,18 +1,12 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { CATEGORY_BODY_MAX_BYTES, CATEGORY_NAME_MAX, REORDER_BODY_MAX_BYTES } from "../src/api/categories";
-import type { RunningEmulator } from "../src/index";
 import type { Category } from "../src/model";
-import { api, newKey, startTestEmulator } from "./support";
+import { api, newKey, resetWithInstall, startEmulatorForFile } from "./support";
 
-let emu: RunningEmulator;
+const emu = startEmulatorForFile();
 let token: string;
-beforeAll(async () => {
-  emu = await startTestEmulator();
-});
-afterAll(() => emu.close());
 beforeEach(() => {
-  emu.control.reset();
-  token = emu.control.mintInstall(101).accessToken;
+  token = resetWithInstall(emu, 101);
 });
 
 const write = (method: string, path: string, body?: unknown) => api(emu, token, method, path, { key: newKey(), body });

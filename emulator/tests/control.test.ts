@@ -1,17 +1,12 @@
 import { existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { beforeEach, describe, expect, it, vi } from "vitest";
 import { createClock } from "../src/clock";
 import { DEV_APP } from "../src/dev-app";
-import type { RunningEmulator } from "../src/index";
-import { api, exchange, newKey, startTestEmulator, tokenFields, obtainCode } from "./support";
+import { api, exchange, newKey, startTestEmulator, tokenFields, obtainCode, startEmulatorForFile } from "./support";
 
-let emu: RunningEmulator;
-beforeAll(async () => {
-  emu = await startTestEmulator();
-});
-afterAll(() => emu.close());
+const emu = startEmulatorForFile();
 beforeEach(() => emu.control.reset());
 
 async function control(method: string, route: string, body?: unknown) {

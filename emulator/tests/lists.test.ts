@@ -1,16 +1,10 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import type { RunningEmulator } from "../src/index";
-import { api, startTestEmulator } from "./support";
+import { beforeEach, describe, expect, it } from "vitest";
+import { api, resetWithInstall, startEmulatorForFile } from "./support";
 
-let emu: RunningEmulator;
+const emu = startEmulatorForFile();
 let token: string;
-beforeAll(async () => {
-  emu = await startTestEmulator();
-});
-afterAll(() => emu.close());
 beforeEach(() => {
-  emu.control.reset();
-  token = emu.control.mintInstall(101).accessToken;
+  token = resetWithInstall(emu, 101);
 });
 
 const read = (path: string) => api(emu, token, "GET", path);

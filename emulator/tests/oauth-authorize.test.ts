@@ -1,12 +1,7 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import type { RunningEmulator } from "../src/index";
-import { REDIRECT_URI, authorizeQuery, browserGet, formPost, obtainCode, openConsent, startTestEmulator } from "./support";
+import { beforeEach, describe, expect, it } from "vitest";
+import { REDIRECT_URI, authorizeQuery, browserGet, formPost, obtainCode, openConsent, startEmulatorForFile } from "./support";
 
-let emu: RunningEmulator;
-beforeAll(async () => {
-  emu = await startTestEmulator();
-});
-afterAll(() => emu.close());
+const emu = startEmulatorForFile();
 beforeEach(() => emu.control.reset());
 
 function redirectParams(location: string | null) {

@@ -1,13 +1,8 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { DEV_APP } from "../src/dev-app";
-import type { RunningEmulator } from "../src/index";
-import { api, exchange, formPost, obtainCode, rawRequest, startTestEmulator, tokenFields } from "./support";
+import { api, exchange, formPost, obtainCode, rawRequest, tokenFields, startEmulatorForFile } from "./support";
 
-let emu: RunningEmulator;
-beforeAll(async () => {
-  emu = await startTestEmulator();
-});
-afterAll(() => emu.close());
+const emu = startEmulatorForFile();
 beforeEach(() => emu.control.reset());
 
 const INVALID_GRANT = "The code is invalid, expired, already used, or does not match this request";

@@ -1,11 +1,59 @@
 import { createHash, randomBytes } from "node:crypto";
 import { request as httpRequest } from "node:http";
+import { afterAll, beforeAll, beforeEach } from "vitest";
 import { DEV_APP } from "../src/dev-app";
-import { startEmulator, type RunningEmulator } from "../src/index";
+import { startEmulator, type RunningEmulator, type StartOptions } from "../src/index";
+import { startReceiver, type Receiver } from "../src/webhooks/test-kit";
 
 /** Shared by the emulator's own tests: an in-process emulator on a random port, in memory, ticking only on demand. */
-export function startTestEmulator(options: Parameters<typeof startEmulator>[0] = {}): Promise<RunningEmulator> {
+export function startTestEmulator(options: StartOptions = {}): Promise<RunningEmulator> {
   return startEmulator({ port: 0, dataFile: null, autoTick: false, quiet: true, ...options });
+}
+
+/**
+ * Starts a value in beforeAll and stops it in afterAll, so a test file holds it from its top level without a `let`
+ * filled in by hooks. The handle reads and writes through to the started value, which exists only from beforeAll on.
+ */
+function forTestFile<T extends object>(start: () => Promise<T>, stop: (value: T) => Promise<void>): T {
+  let started: T | undefined;
+  beforeAll(async () => {
+    started = await start();
+  });
+  afterAll(async () => {
+    if (started) await stop(started);
+  });
+  const current = (): T => {
+    if (!started) throw new Error("started in beforeAll: use it in hooks and tests, not while the file loads");
+    return started;
+  };
+  return new Proxy({} as T, {
+    get: (_target, key) => Reflect.get(current(), key),
+    set: (_target, key, value) => Reflect.set(current(), key, value),
+  });
+}
+
+/**
+ * One test emulator for the calling test file. Options may be a function when they depend on something started
+ * by an earlier hook (the receiver's origin as the app URL).
+ */
+export function startEmulatorForFile(options: StartOptions | (() => StartOptions) = {}): RunningEmulator {
+  return forTestFile(
+    () => startTestEmulator(typeof options === "function" ? options() : options),
+    (emulator) => emulator.close(),
+  );
+}
+
+/** One webhook receiver for the calling test file, cleared before each test so none sees another's requests. */
+export function startReceiverForFile(): Receiver {
+  const receiver = forTestFile(startReceiver, (started) => started.close());
+  beforeEach(() => receiver.clear());
+  return receiver;
+}
+
+/** Back to the fixtures, with the development app installed on one store; returns that install's access token. */
+export function resetWithInstall(emu: RunningEmulator, storeId: number): string {
+  emu.control.reset();
+  return emu.control.mintInstall(storeId).accessToken;
 }
 
 export const UA = "emulator-tests/1.0";

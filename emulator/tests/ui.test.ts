@@ -1,25 +1,13 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { startEmulator, type RunningEmulator } from "../src/index";
-import { startReceiver, type Receiver } from "../src/webhooks/test-kit";
+import { beforeEach, describe, expect, it } from "vitest";
 import { verifySignature } from "../src/webhooks/signing";
+import { startEmulatorForFile, startReceiverForFile, startTestEmulator } from "./support";
 
-let emulator: RunningEmulator;
-let receiver: Receiver;
-
-beforeAll(async () => {
-  receiver = await startReceiver();
-  emulator = await startEmulator({ port: 0, dataFile: null, autoTick: false, quiet: true, appUrl: receiver.origin });
-});
-afterAll(async () => {
-  await emulator.close();
-  await receiver.close();
-});
+const receiver = startReceiverForFile();
+const emulator = startEmulatorForFile(() => ({ appUrl: receiver.origin }));
 beforeEach(() => {
   emulator.control.reset();
   const app = emulator.ctx.state.apps[0]!;
   app.webhook.url = `${receiver.origin}/api/webhooks`;
-  receiver.requests.length = 0;
-  receiver.answer = () => ({ status: 200, body: "ok" });
 });
 
 const AMINA = "emu_merchant=1";
@@ -216,7 +204,7 @@ describe("developer console", () => {
 
 describe("developer console without the development setting", () => {
   it("does not advertise localhost and refuses it", async () => {
-    const strict = await startEmulator({ port: 0, dataFile: null, autoTick: false, quiet: true, allowLocalhostWebhooks: false });
+    const strict = await startTestEmulator({ allowLocalhostWebhooks: false });
     try {
       const page = await (await fetch(`${strict.url}/console`)).text();
       expect(page).not.toContain("Development setting");

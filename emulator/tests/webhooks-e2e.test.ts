@@ -2,28 +2,16 @@
  * End to end over HTTP: the emulator started on port 0, a real node:http receiver as the app's webhook URL, and
  * only the control API and the clock to drive it.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { DEV_APP } from "../src/dev-app";
-import { startEmulator, type RunningEmulator } from "../src/index";
 import { verifySignature } from "../src/webhooks/signing";
-import { startReceiver, type Receiver } from "../src/webhooks/test-kit";
+import { startEmulatorForFile, startReceiverForFile } from "./support";
 
-let emulator: RunningEmulator;
-let receiver: Receiver;
-
-beforeAll(async () => {
-  receiver = await startReceiver();
-  emulator = await startEmulator({ port: 0, dataFile: null, autoTick: false, quiet: true, appUrl: receiver.origin });
-});
-afterAll(async () => {
-  await emulator.close();
-  await receiver.close();
-});
+const receiver = startReceiverForFile();
+const emulator = startEmulatorForFile(() => ({ appUrl: receiver.origin }));
 beforeEach(async () => {
   await control("POST", "/_emulator/reset");
   await control("DELETE", "/_emulator/webhooks/faults");
-  receiver.requests.length = 0;
-  receiver.answer = () => ({ status: 200, body: "ok" });
 });
 
 async function control(method: string, path: string, body?: unknown) {

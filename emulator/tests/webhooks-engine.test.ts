@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { mintInstall, placeTestOrder, setAppStatus, setOrderStatus, setStorePlan, uninstallApp } from "../src/actions";
 import { DEV_APP } from "../src/dev-app";
 import type { EmulatorContext } from "../src/http/types";
@@ -6,23 +6,15 @@ import type { OrderStatus } from "../src/model";
 import { addFault } from "../src/webhooks/faults";
 import { rotateSigningSecret } from "../src/webhooks/endpoint";
 import { verifySignature } from "../src/webhooks/signing";
-import { createTestContext, startReceiver, type ReceivedRequest, type Receiver } from "../src/webhooks/test-kit";
+import { createTestContext, startReceiver, type ReceivedRequest } from "../src/webhooks/test-kit";
 import { postWebhook } from "../src/webhooks/transport";
+import { startReceiverForFile } from "./support";
 
 type Envelope = { id: string; event: string; created_at: string; store_id: number; data: Record<string, unknown> };
 
-let receiver: Receiver;
+const receiver = startReceiverForFile();
 let ctx: EmulatorContext;
-
-beforeAll(async () => {
-  receiver = await startReceiver();
-});
-afterAll(async () => {
-  await receiver.close();
-});
 beforeEach(() => {
-  receiver.requests.length = 0;
-  receiver.answer = () => ({ status: 200, body: "ok" });
   ctx = createTestContext({ appUrl: receiver.origin });
 });
 

@@ -1,19 +1,15 @@
 /** Sample events queued on demand from the console or the control API, to exercise a receiver without waiting. */
 import type { EmulatorContext } from "../http/types";
 import type { OrderStatus, WebhookDelivery } from "../model";
-import { buildEnvelope, enqueueDelivery, isoWithOffset, orderEventData } from "./events";
+import { buildEnvelope, enqueueDelivery, EVENT_KINDS, isoWithOffset, orderEventData, type EventName } from "./events";
 import { consoleApp } from "./policy";
 
-export const SAMPLE_EVENTS = [
-  "order.created",
-  "order.confirmed",
-  "order.processing",
-  "order.shipped",
-  "order.delivered",
-  "order.cancelled",
-  "order.returned",
-  "app.uninstalled",
-] as const;
+type SampleEvent = Exclude<EventName, "webhook.verify">;
+
+/** Every documented event but `webhook.verify`, which has a button of its own and no order or install behind it. */
+export const SAMPLE_EVENTS: readonly SampleEvent[] = EVENT_KINDS.map((kind) => kind.event).filter(
+  (event): event is SampleEvent => event !== "webhook.verify",
+);
 
 export type SampleResult = { ok: true; delivery: WebhookDelivery } | { ok: false; status: 404 | 422; message: string };
 

@@ -18,11 +18,22 @@ export type Receiver = {
   requests: ReceivedRequest[];
   /** How the receiver answers each request (default 200 "ok"). */
   answer: (request: ReceivedRequest) => Answer;
+  /** Forgets the requests received and goes back to the default answer. */
+  clear(): void;
   close(): Promise<void>;
 };
 
+const answerOk = (): Answer => ({ status: 200, body: "ok" });
+
 export async function startReceiver(): Promise<Receiver> {
-  const receiver: Omit<Receiver, "origin" | "close"> = { requests: [], answer: () => ({ status: 200, body: "ok" }) };
+  const receiver: Omit<Receiver, "origin" | "close"> = {
+    requests: [],
+    answer: answerOk,
+    clear: () => {
+      receiver.requests.length = 0;
+      receiver.answer = answerOk;
+    },
+  };
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on("data", (chunk: Buffer) => chunks.push(chunk));
