@@ -13,7 +13,7 @@ test("next start stops at once, naming each missing or malformed variable", asyn
   env.SVC_CLIENT_SECRET = "svcas_not-the-right-shape-but-secret";
 
   const child = spawn("npx", ["next", "start", "-p", "3199"], {
-    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", ...env },
+    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", ...env, NODE_ENV: "production" },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let output = "";
