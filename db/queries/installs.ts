@@ -12,12 +12,12 @@ export type InstalledStoreRow = {
   tokenKeyId: string;
 };
 
-/** States in which the platform has revoked the token for good: keeping the ciphertext would only be a liability. */
 /** A Date inside raw SQL: postgres.js takes no Date parameters there, so pass it as a typed ISO string. */
 function asTimestamptz(at: Date) {
   return sql`${at.toISOString()}::timestamptz`;
 }
 
+/** States in which the platform has revoked the token for good: keeping the ciphertext would only be a liability. */
 const TOKEN_DESTROYING_STATES: readonly InstallState[] = ["revoked", "uninstalled"];
 
 export async function findInstall(db: DbOrTx, storeId: number): Promise<Install | null> {
@@ -112,14 +112,21 @@ export async function upsertInstalledStores(
 /**
  * Records what the platform said about an install (403 app_suspended, 401 revoked...). "revoked" and
  * "uninstalled" also destroy the stored token: it will never work again. Returns the row, or null if absent.
+ *
+ * With `expectedCiphertext` (the sealed token a platform answer was about), the row changes only if it still holds
+ * that token and is in another state, in the same statement: a merchant who installs again while the old token's
+ * 401 is being recorded keeps the new token, where a read then a write would destroy it. Null then means nothing
+ * changed.
  */
 export async function setInstallState(
   db: DbOrTx,
   storeId: number,
   state: InstallState,
   at: Date = new Date(),
+  options: { expectedCiphertext?: string } = {},
 ): Promise<Install | null> {
   const destroy = TOKEN_DESTROYING_STATES.includes(state);
+  const { expectedCiphertext } = options;
   const [row] = await db
     .update(installs)
     .set({
@@ -129,7 +136,11 @@ export async function setInstallState(
       ...(destroy ? { tokenCiphertext: null, tokenKeyId: null } : {}),
       ...(state === "uninstalled" ? { uninstalledAt: sql`coalesce(${installs.uninstalledAt}, ${asTimestamptz(at)})` } : {}),
     })
-    .where(eq(installs.storeId, storeId))
+    .where(
+      expectedCiphertext === undefined
+        ? eq(installs.storeId, storeId)
+        : and(eq(installs.storeId, storeId), eq(installs.tokenCiphertext, expectedCiphertext), ne(installs.state, state)),
+    )
     .returning();
   return row ?? null;
 }

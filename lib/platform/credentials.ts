@@ -54,15 +54,14 @@ export function createCredentialSource(db: Db, storeId: number, now: () => numbe
 
   /**
    * Records a state only if the row still holds the token this client used: when the merchant installed again
-   * meanwhile, the old token's 401 must not destroy the new one.
+   * meanwhile, the old token's 401 must not destroy the new one. The check is part of the write (see setInstallState):
+   * checked by a read first, a re-install landing between the two would still lose its token.
    */
   const record = async (state: InstallState) => {
     const current = loaded ? await loaded.catch(() => null) : null;
-    if (!current) return;
-    const fresh = await findInstall(db, storeId);
-    if (!fresh || fresh.tokenCiphertext !== current.install.tokenCiphertext) return;
-    if (fresh.state === state) return;
-    await setInstallState(db, storeId, state, new Date(now()));
+    const expectedCiphertext = current?.install.tokenCiphertext;
+    if (!expectedCiphertext) return;
+    await setInstallState(db, storeId, state, new Date(now()), { expectedCiphertext });
   };
 
   return {

@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { sql } from "drizzle-orm";
+import type { Db } from "@/db/client";
 import { findInstall } from "@/db/queries/installs";
+import { installs } from "@/db/schema";
 import { PlatformError } from "@/lib/platform/errors";
 import { databaseKind } from "../helpers/database";
 import { startHarness, type Harness } from "./platform-harness";
@@ -14,6 +16,27 @@ async function failure(promise: Promise<unknown>): Promise<PlatformError> {
   );
   if (!(outcome instanceof PlatformError)) throw new Error(`expected a PlatformError, got ${String(outcome)}`);
   return outcome;
+}
+
+/**
+ * The db with `beforeWrite` run just before each update of installs is sent: the last moment at which another
+ * request can change the row under a write the client has already decided on.
+ */
+function interleavedBeforeInstallWrites(db: Db, beforeWrite: () => Promise<void>): Db {
+  const interleaved = Object.create(db) as Db;
+  interleaved.update = ((table: Parameters<Db["update"]>[0]) => {
+    const builder = db.update(table);
+    if (table !== installs) return builder;
+    return {
+      set(values: Parameters<typeof builder.set>[0]) {
+        const query = builder.set(values);
+        const send = query.then.bind(query);
+        query.then = (onSent, onFailed) => beforeWrite().then(() => send(onSent, onFailed));
+        return query;
+      },
+    };
+  }) as Db["update"];
+  return interleaved;
 }
 
 describe(`platform errors, retries and install states (${databaseKind()})`, () => {
@@ -184,6 +207,26 @@ describe(`platform errors, retries and install states (${databaseKind()})`, () =
       await stale.whoami();
       await h.install(STORE); // the flow run again: new token stored, the old one revoked at once
       await failure(stale.whoami());
+      const install = await findInstall(h.db, STORE);
+      expect(install?.state).toBe("active");
+      expect(install?.tokenCiphertext).not.toBeNull();
+      await expect(h.client(STORE).whoami()).resolves.toMatchObject({ storeId: STORE });
+    });
+
+    it("a re-install landing between a 401 and its record keeps the new token", async () => {
+      let reinstall: (() => Promise<unknown>) | null = () => h.install(STORE);
+      const client = h.client(STORE, {
+        db: interleavedBeforeInstallWrites(h.db, async () => {
+          const once = reinstall;
+          reinstall = null;
+          await once?.();
+        }),
+      });
+      await client.whoami();
+      h.emulator.control.uninstall(STORE);
+      const error = await failure(client.whoami());
+      expect(error).toMatchObject({ status: 401, attempts: 1 });
+      expect(reinstall).toBeNull();
       const install = await findInstall(h.db, STORE);
       expect(install?.state).toBe("active");
       expect(install?.tokenCiphertext).not.toBeNull();

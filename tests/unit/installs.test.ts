@@ -131,6 +131,26 @@ describe("install states", () => {
     expect(await setInstallState(handle.db, 999, "revoked")).toBeNull();
   });
 
+  it("setInstallState with expectedCiphertext changes only a row that still holds that token, in another state", async () => {
+    await saveInstalledStores(handle.db, exchange({ s101: "svcpk_live_old" }), { at: T0, ring: ringA });
+    const old = (await findInstall(handle.db, 101))!.tokenCiphertext!;
+    const suspended = await setInstallState(handle.db, 101, "app_suspended", T1, { expectedCiphertext: old });
+    expect(suspended).toMatchObject({ state: "app_suspended", tokenCiphertext: old });
+    // Already in that state: nothing to write, and the state keeps the moment it began.
+    expect(await setInstallState(handle.db, 101, "app_suspended", T2, { expectedCiphertext: old })).toBeNull();
+    expect((await findInstall(handle.db, 101))?.stateChangedAt.toISOString()).toBe(T1.toISOString());
+
+    await saveInstalledStores(handle.db, exchange({ s101: "svcpk_live_new" }), { at: T2, ring: ringA });
+    expect(await setInstallState(handle.db, 101, "revoked", T2, { expectedCiphertext: old })).toBeNull();
+    expect(await findInstall(handle.db, 101)).toMatchObject({ state: "active" });
+    expect((await loadAccessToken(handle.db, 101, ringA))?.token).toBe("svcpk_live_new");
+
+    const current = (await findInstall(handle.db, 101))!.tokenCiphertext!;
+    const revoked = await setInstallState(handle.db, 101, "revoked", T2, { expectedCiphertext: current });
+    expect(revoked).toMatchObject({ state: "revoked", tokenCiphertext: null, tokenKeyId: null });
+    expect(await setInstallState(handle.db, 999, "revoked", T2, { expectedCiphertext: current })).toBeNull();
+  });
+
   it("lists and finds installs by store ids and install id", async () => {
     await saveInstalledStores(handle.db, exchange({ s101: "svcpk_live_a", s102: "svcpk_live_b" }), { at: T0, ring: ringA });
     expect((await listInstallsByStoreIds(handle.db, [102, 999])).map((row) => row.storeId)).toEqual([102]);
