@@ -10,13 +10,9 @@ export type RecordEventInput = {
   receivedAt?: Date;
 };
 
-/**
- * Claims an event id. Run inside the transaction that applies the event: a concurrent copy of the same event
- * blocks on the unique key until this transaction ends, then sees the row and reports a duplicate; if this
- * transaction rolls back, the copy claims it instead. So each event applies exactly once across instances.
- */
-export async function recordEvent(db: DbOrTx, input: RecordEventInput): Promise<"applied" | "duplicate"> {
-  const inserted = await db
+/** The claim itself: a row only for an id not seen before, so what the insert returns tells the two apart. */
+function insertEventUnlessSeen(db: DbOrTx, input: RecordEventInput) {
+  return db
     .insert(webhookEvents)
     .values({
       id: input.id,
@@ -25,8 +21,16 @@ export async function recordEvent(db: DbOrTx, input: RecordEventInput): Promise<
       deliveryId: input.deliveryId ?? null,
       ...(input.receivedAt ? { receivedAt: input.receivedAt } : {}),
     })
-    .onConflictDoNothing({ target: webhookEvents.id })
-    .returning({ id: webhookEvents.id });
+    .onConflictDoNothing({ target: webhookEvents.id });
+}
+
+/**
+ * Claims an event id. Run inside the transaction that applies the event: a concurrent copy of the same event
+ * blocks on the unique key until this transaction ends, then sees the row and reports a duplicate; if this
+ * transaction rolls back, the copy claims it instead. So each event applies exactly once across instances.
+ */
+export async function recordEvent(db: DbOrTx, input: RecordEventInput): Promise<"applied" | "duplicate"> {
+  const inserted = await insertEventUnlessSeen(db, input).returning({ id: webhookEvents.id });
   return inserted.length > 0 ? "applied" : "duplicate";
 }
 
@@ -39,20 +43,10 @@ export async function claimEvent(
   db: DbOrTx,
   input: RecordEventInput,
 ): Promise<{ outcome: "applied" | "duplicate"; installState: string | null }> {
-  const inserted = await db
-    .insert(webhookEvents)
-    .values({
-      id: input.id,
-      event: input.event,
-      storeId: input.storeId,
-      deliveryId: input.deliveryId ?? null,
-      ...(input.receivedAt ? { receivedAt: input.receivedAt } : {}),
-    })
-    .onConflictDoNothing({ target: webhookEvents.id })
-    .returning({
-      id: webhookEvents.id,
-      installState: sql<string | null>`(select ${installs.state} from ${installs} where ${installs.storeId} = ${input.storeId})`,
-    });
+  const inserted = await insertEventUnlessSeen(db, input).returning({
+    id: webhookEvents.id,
+    installState: sql<string | null>`(select ${installs.state} from ${installs} where ${installs.storeId} = ${input.storeId})`,
+  });
   const row = inserted[0];
   return row ? { outcome: "applied", installState: row.installState ?? null } : { outcome: "duplicate", installState: null };
 }
