@@ -4,17 +4,12 @@ import { useRouter } from "next/navigation";
 import { useActionState, useId, useRef, useState } from "react";
 import { deleteCategory, updateCategory } from "@/app/stores/[storeId]/categories/actions";
 import { FieldError } from "@/components/forms/field-error";
-import { fieldProps, typed } from "@/components/forms/field-props";
 import { FormMessage } from "@/components/forms/form-message";
 import { SubmitButton } from "@/components/forms/submit-button";
 import { useFocusFirstInvalid } from "@/components/forms/use-focus-invalid";
 import { initialActionState, type ActionState } from "@/lib/actions/validated-action";
 import type { Category } from "@/lib/platform/types";
-
-export type ParentOption = { id: number; name: string };
-
-const INPUT =
-  "w-full rounded-md border border-slate-300 bg-white px-2 py-1.5 text-sm aria-[invalid=true]:border-rose-500 focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-slate-900";
+import { NameField, ParentField, StatusField, type ParentOption } from "./category-fields";
 
 function Outcome({ state }: { state: ActionState }) {
   const router = useRouter();
@@ -113,62 +108,19 @@ export function CategoryRow({
           <input type="hidden" name="originalStatus" value={category.status} />
           <input type="hidden" name="originalParentId" value={originalParent} />
           <div className="grid gap-3 sm:grid-cols-3">
-            <div>
-              <label htmlFor={`${id}-name-input`} className="text-sm font-medium text-slate-700">
-                Name
-              </label>
-              <input
-                id={`${id}-name-input`}
-                name="name"
-                dir="auto"
-                required
-                defaultValue={typed(editState, "name", category.name)}
-                className={INPUT}
-                {...fieldProps(editState, "name", `${id}-name-error`)}
-              />
-              <FieldError id={`${id}-name-error`} messages={editState.fieldErrors?.name} />
-            </div>
-            <div>
-              <label htmlFor={`${id}-status`} className="text-sm font-medium text-slate-700">
-                Status
-              </label>
-              <select
-                key={editState.resultId ?? "initial"}
-                id={`${id}-status`}
-                name="status"
-                defaultValue={typed(editState, "status", category.status)}
-                className={INPUT}
-                {...fieldProps(editState, "status", `${id}-status-error`)}
-              >
-                <option value="active">Active</option>
-                <option value="inactive">Inactive</option>
-              </select>
-              <FieldError id={`${id}-status-error`} messages={editState.fieldErrors?.status} />
-            </div>
-            <div>
-              <label htmlFor={`${id}-parent`} className="text-sm font-medium text-slate-700">
-                Parent
-              </label>
-              <select
-                key={editState.resultId ?? "initial"}
-                id={`${id}-parent`}
-                name="parentId"
-                defaultValue={typed(editState, "parentId", originalParent)}
-                className={INPUT}
-                {...fieldProps(editState, "parentId", `${id}-parent-error`)}
-              >
-                <option value="0">None (top level)</option>
-                {parentChoices.map((parent) => (
-                  <option key={parent.id} value={parent.id}>
-                    {parent.name}
-                  </option>
-                ))}
-              </select>
-              <FieldError id={`${id}-parent-error`} messages={editState.fieldErrors?.parentId} />
-              {hasChildren ? (
-                <p className="mt-1 text-xs text-slate-500">It has subcategories, so the platform keeps it at the top level.</p>
-              ) : null}
-            </div>
+            <NameField id={`${id}-name-input`} state={editState} defaultValue={category.name} />
+            <StatusField id={`${id}-status`} state={editState} defaultValue={category.status} />
+            <ParentField
+              id={`${id}-parent`}
+              state={editState}
+              defaultValue={originalParent}
+              parents={parentChoices}
+              hint={
+                hasChildren ? (
+                  <p className="mt-1 text-xs text-slate-500">It has subcategories, so the platform keeps it at the top level.</p>
+                ) : null
+              }
+            />
           </div>
           <FieldError id={`${id}-edit-form-error`} messages={editState.fieldErrors?.form} />
           <Outcome state={editState} />

@@ -1,28 +1,22 @@
 "use client";
 
-import {
-  closestCenter,
-  DndContext,
-  type Announcements,
-  KeyboardSensor,
-  PointerSensor,
-  useSensor,
-  useSensors,
-  type DragEndEvent,
-  type DraggableAttributes,
-  type DraggableSyntheticListeners,
-} from "@dnd-kit/core";
-import {
-  arrayMove,
-  SortableContext,
-  sortableKeyboardCoordinates,
-  useSortable,
-  verticalListSortingStrategy,
-} from "@dnd-kit/sortable";
-import { CSS } from "@dnd-kit/utilities";
-import { useState, useTransition } from "react";
+import dynamic from "next/dynamic";
+import { useCallback, useState, useSyncExternalStore, useTransition } from "react";
 import { reorderCategories } from "@/app/stores/[storeId]/categories/actions";
 import { initialActionState, type ActionState } from "@/lib/actions/validated-action";
+import { DragBindings, type DragBinding } from "./drag-bindings";
+
+// dnd-kit is most of this page's JavaScript: it loads once the page is interactive, and until it has the tree, its
+// move buttons and every form already work. If it never arrives (a failed or blocked download) that stays so: left
+// uncaught, the failed import would reach the error boundary and take the working page down with it.
+const DragLayer = dynamic(
+  () =>
+    import("./drag-layer").then(
+      (module) => module.DragLayer,
+      () => () => null,
+    ),
+  { ssr: false, loading: () => null },
+);
 
 type Item = { id: number; name: string };
 
@@ -32,6 +26,12 @@ export type ReorderControls = {
   /** Plain buttons that move the item one place: the simplest keyboard and screen-reader alternative. */
   moveButtons: React.ReactNode;
 };
+
+function moved<T>(items: T[], from: number, to: number): T[] {
+  const next = [...items];
+  next.splice(to, 0, ...next.splice(from, 1));
+  return next;
+}
 
 /**
  * One level of the tree (the top-level categories, or one category's subcategories), reorderable by drag and
@@ -61,10 +61,7 @@ export function SortableList<T extends Item>({
   const [outcome, setOutcome] = useState<ActionState>(initialActionState);
   const [key, setKey] = useState<string | null>(null);
   const [pending, startTransition] = useTransition();
-  const sensors = useSensors(
-    useSensor(PointerSensor, { activationConstraint: { distance: 5 } }),
-    useSensor(KeyboardSensor, { coordinateGetter: sortableKeyboardCoordinates }),
-  );
+  const [bindings] = useState(() => new DragBindings());
 
   function commit(next: T[]) {
     const previous = order;
@@ -85,29 +82,15 @@ export function SortableList<T extends Item>({
 
   function move(from: number, to: number) {
     if (pending || to < 0 || to >= order.length || from === to) return;
-    commit(arrayMove(order, from, to));
+    commit(moved(order, from, to));
   }
 
-  function onDragEnd(event: DragEndEvent) {
-    const { active, over } = event;
-    if (!over || active.id === over.id) return;
+  function drop(activeId: number, overId: number) {
     move(
-      order.findIndex((item) => item.id === active.id),
-      order.findIndex((item) => item.id === over.id),
+      order.findIndex((item) => item.id === activeId),
+      order.findIndex((item) => item.id === overId),
     );
   }
-
-  const nameOf = (id: string | number) => order.find((item) => item.id === id)?.name ?? String(id);
-  const positionOf = (id: string | number) => order.findIndex((item) => item.id === id) + 1;
-  // Screen readers hear names and positions, not the internal ids dnd-kit would announce.
-  const announcements: Announcements = {
-    onDragStart: ({ active }) => `Picked up “${nameOf(active.id)}”, position ${positionOf(active.id)} of ${order.length}.`,
-    onDragOver: ({ active, over }) =>
-      over ? `“${nameOf(active.id)}” is over position ${positionOf(over.id)} of ${order.length}.` : `“${nameOf(active.id)}” is not over a place.`,
-    onDragEnd: ({ active, over }) =>
-      over ? `“${nameOf(active.id)}” was dropped at position ${positionOf(over.id)} of ${order.length}.` : `“${nameOf(active.id)}” was dropped.`,
-    onDragCancel: ({ active }) => `Moving “${nameOf(active.id)}” was cancelled.`,
-  };
 
   const message = outcome.message ? (
     <p
@@ -122,88 +105,82 @@ export function SortableList<T extends Item>({
   return (
     <div className="space-y-2" aria-busy={pending || undefined}>
       {message}
-      <DndContext
-        sensors={sensors}
-        collisionDetection={closestCenter}
-        onDragEnd={onDragEnd}
-        accessibility={{
-          announcements,
-          screenReaderInstructions: {
-            draggable: "To reorder, press Space, move with the arrow keys, and press Space again to drop. Escape cancels.",
-          },
-        }}
-      >
-        <SortableContext items={order.map((item) => item.id)} strategy={verticalListSortingStrategy} disabled={pending}>
-          <ul aria-label={label} className="space-y-2">
-            {order.map((item, index) => (
-              <SortableItem key={item.id} id={item.id}>
-                {(attributes, listeners, setActivator) =>
-                  renderItem(item, {
-                    handle: (
-                      <button
-                        type="button"
-                        ref={setActivator}
-                        {...attributes}
-                        {...listeners}
-                        aria-label={`Drag to reorder “${item.name}”`}
-                        className="cursor-grab touch-none rounded px-1.5 py-1 text-slate-500 hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-slate-900"
-                      >
-                        <span aria-hidden="true">⠿</span>
-                      </button>
-                    ),
-                    moveButtons: (
-                      <span className="inline-flex">
-                        <button
-                          type="button"
-                          onClick={() => move(index, index - 1)}
-                          disabled={pending || index === 0}
-                          aria-label={`Move “${item.name}” up`}
-                          className="rounded px-1.5 py-1 text-slate-600 hover:bg-slate-100 disabled:opacity-30 focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-slate-900"
-                        >
-                          <span aria-hidden="true">↑</span>
-                        </button>
-                        <button
-                          type="button"
-                          onClick={() => move(index, index + 1)}
-                          disabled={pending || index === order.length - 1}
-                          aria-label={`Move “${item.name}” down`}
-                          className="rounded px-1.5 py-1 text-slate-600 hover:bg-slate-100 disabled:opacity-30 focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-slate-900"
-                        >
-                          <span aria-hidden="true">↓</span>
-                        </button>
-                      </span>
-                    ),
-                  })
-                }
-              </SortableItem>
-            ))}
-          </ul>
-        </SortableContext>
-      </DndContext>
+      <ul aria-label={label} className="space-y-2">
+        {order.map((item, index) => (
+          <SortableItem key={item.id} id={item.id} bindings={bindings}>
+            {(binding) =>
+              renderItem(item, {
+                handle: (
+                  <button
+                    type="button"
+                    ref={bindings.ref(item.id, "handle")}
+                    // Until drag and drop has loaded the handle does nothing, and says so.
+                    aria-disabled={binding ? undefined : true}
+                    {...binding?.attributes}
+                    {...binding?.listeners}
+                    aria-label={`Drag to reorder “${item.name}”`}
+                    className="cursor-grab touch-none rounded px-1.5 py-1 text-slate-500 hover:bg-slate-100 aria-disabled:cursor-default focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-slate-900"
+                  >
+                    <span aria-hidden="true">⠿</span>
+                  </button>
+                ),
+                moveButtons: (
+                  <span className="inline-flex">
+                    <button
+                      type="button"
+                      onClick={() => move(index, index - 1)}
+                      disabled={pending || index === 0}
+                      aria-label={`Move “${item.name}” up`}
+                      className="rounded px-1.5 py-1 text-slate-600 hover:bg-slate-100 disabled:opacity-30 focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-slate-900"
+                    >
+                      <span aria-hidden="true">↑</span>
+                    </button>
+                    <button
+                      type="button"
+                      onClick={() => move(index, index + 1)}
+                      disabled={pending || index === order.length - 1}
+                      aria-label={`Move “${item.name}” down`}
+                      className="rounded px-1.5 py-1 text-slate-600 hover:bg-slate-100 disabled:opacity-30 focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-slate-900"
+                    >
+                      <span aria-hidden="true">↓</span>
+                    </button>
+                  </span>
+                ),
+              })
+            }
+          </SortableItem>
+        ))}
+      </ul>
+      {/* After the list, not around it: see DragBindings. */}
+      <DragLayer items={order} disabled={pending} bindings={bindings} onDrop={drop} />
     </div>
   );
 }
 
+/** One item: its place in the list, moved and styled by the drag layer once that has loaded. */
 function SortableItem({
   id,
+  bindings,
   children,
 }: {
   id: number;
-  children: (
-    attributes: DraggableAttributes,
-    listeners: DraggableSyntheticListeners,
-    setActivator: (element: HTMLElement | null) => void,
-  ) => React.ReactNode;
+  bindings: DragBindings;
+  children: (binding: DragBinding | undefined) => React.ReactNode;
 }) {
-  const { attributes, listeners, setNodeRef, setActivatorNodeRef, transform, transition, isDragging } = useSortable({ id });
+  const subscribe = useCallback((notify: () => void) => bindings.subscribe(id, notify), [bindings, id]);
+  const binding = useSyncExternalStore(
+    subscribe,
+    () => bindings.get(id),
+    () => undefined,
+  );
   return (
     <li
-      ref={setNodeRef}
+      ref={bindings.ref(id, "item")}
       data-category-item={id}
-      style={{ transform: CSS.Translate.toString(transform), transition }}
-      className={isDragging ? "relative z-10 opacity-80 shadow-lg" : undefined}
+      style={{ transform: binding?.transform, transition: binding?.transition }}
+      className={binding?.dragging ? "relative z-10 opacity-80 shadow-lg" : undefined}
     >
-      {children(attributes, listeners, setActivatorNodeRef)}
+      {children(binding)}
     </li>
   );
 }
