@@ -20,11 +20,6 @@ function Outcome({ state }: { state: ActionState }) {
           Reload the list
         </button>
       ) : null}
-      {state.reinstall ? (
-        <a href="/install" className="ml-2 font-medium underline underline-offset-2">
-          Reinstall the app
-        </a>
-      ) : null}
     </FormMessage>
   );
 }

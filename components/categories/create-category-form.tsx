@@ -39,13 +39,7 @@ export function CreateCategoryForm({
         <StatusField id={`${id}-status`} state={state} defaultValue="active" />
       </div>
       <FieldError id={`${id}-form-error`} messages={state.fieldErrors?.form} />
-      <FormMessage state={state}>
-        {state.reinstall ? (
-          <a href="/install" className="ml-2 font-medium underline underline-offset-2">
-            Reinstall the app
-          </a>
-        ) : null}
-      </FormMessage>
+      <FormMessage state={state} />
       <SubmitButton pendingLabel="Creating…">Create category</SubmitButton>
     </form>
   );
