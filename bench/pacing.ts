@@ -5,10 +5,9 @@
  * now() and sleep(), so several platform minutes pass in seconds.
  */
 import { openDatabase } from "@/db/client";
-import { saveInstalledStores } from "@/lib/installs";
+import { saveInstalledStores } from "@/lib/installs/tokens";
 import type { Logger } from "@/lib/log";
-import { createStoreClient } from "@/lib/platform/client";
-import { APP_USER_AGENT } from "@/lib/platform/oauth";
+import { APP_USER_AGENT, createStoreClient } from "@/lib/platform";
 import { startEmulator } from "@/emulator/src/index";
 import type { BenchResult } from "./types";
 

@@ -6,7 +6,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { createServer, type AddressInfo } from "node:net";
 import path from "node:path";
 import { createScratchDatabase, type ScratchDatabase } from "@/db/scratch";
-import { DEV_APP } from "@/emulator/src/dev-app";
+import { DEV_APP } from "@/lib/dev-app";
 
 export const BENCH_DIST_DIR = process.env.BENCH_DIST_DIR ?? ".next-bench";
 export const BENCH_SESSION_SECRET = "bench-session-secret-at-least-32-characters";

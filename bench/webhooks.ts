@@ -13,7 +13,7 @@ import path from "node:path";
 import postgres from "postgres";
 import { openDatabase } from "@/db/client";
 import { installs } from "@/db/schema";
-import { DEV_APP } from "@/emulator/src/dev-app";
+import { DEV_APP } from "@/lib/dev-app";
 import type { Logger } from "@/lib/log";
 import { startWebhookServer } from "@/lib/webhooks/node-server";
 import { sampleEnvelope, signDelivery, type SignedDelivery } from "@/lib/webhooks/samples";

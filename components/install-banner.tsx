@@ -1,4 +1,4 @@
-import { installStateNotice } from "@/lib/ui/install-state";
+import { installStateNotice } from "@/lib/installs/state";
 
 const TONES = {
   danger: "border-rose-300 bg-rose-50 text-rose-950",

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { DEV_APP } from "@/emulator/src/dev-app";
+import { DEV_APP } from "@/lib/dev-app";
 
 /**
  * The one place the environment is read. Everything else imports `env`.

@@ -1,6 +1,6 @@
 import { NextResponse } from "next/server";
 import { startInstallAttempt } from "@/lib/oauth/pkce";
-import { authorizeUrl, oauthClientFromEnv } from "@/lib/platform/oauth";
+import { authorizeUrl, oauthClientFromEnv } from "@/lib/oauth/token-client";
 import { getInstallAttemptCookie } from "@/lib/session";
 
 export const dynamic = "force-dynamic";

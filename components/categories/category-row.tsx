@@ -8,7 +8,7 @@ import { FormMessage } from "@/components/forms/form-message";
 import { SubmitButton } from "@/components/forms/submit-button";
 import { useFocusFirstInvalid } from "@/components/forms/use-focus-invalid";
 import { initialActionState, type ActionState } from "@/lib/actions/validated-action";
-import type { Category } from "@/lib/platform/types";
+import type { Category } from "@/lib/platform";
 import { NameField, ParentField, StatusField, type ParentOption } from "./category-fields";
 
 function Outcome({ state }: { state: ActionState }) {

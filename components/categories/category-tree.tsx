@@ -1,6 +1,6 @@
 "use client";
 
-import type { CategoryWithChildren } from "@/lib/platform/types";
+import type { CategoryWithChildren } from "@/lib/platform";
 import { CategoryRow } from "./category-row";
 import { SortableList } from "./sortable-list";
 

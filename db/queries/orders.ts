@@ -1,7 +1,7 @@
 import { and, asc, eq, inArray, lt, sql } from "drizzle-orm";
 import type { DbOrTx } from "@/db/client";
 import { orderItems, orderStatusHistory, orders, type NewOrder } from "@/db/schema";
-import type { PlatformOrder } from "@/lib/platform/types";
+import type { PlatformOrder } from "@/lib/platform";
 
 /**
  * The one write path for orders: webhooks and the poller both land here, so they converge on the same rows.

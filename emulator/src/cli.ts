@@ -2,7 +2,7 @@
  * `npm run emulator -- <command>`: `start` (the default) runs the emulator; every other command calls a running
  * emulator's control API on EMULATOR_PORT. Standalone on purpose: it reads its own flags and EMULATOR_PORT only.
  */
-import { DEV_APP } from "./dev-app";
+import { DEV_APP } from "@/lib/dev-app";
 import { startEmulator } from "./index";
 import { DEFAULT_DATA_FILE } from "./store";
 

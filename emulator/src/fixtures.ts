@@ -1,5 +1,5 @@
 import { FIRST_NAMES, LAST_NAMES, STORE_THEMES, WILAYAS } from "./catalog";
-import { DEV_APP } from "./dev-app";
+import { DEV_APP } from "@/lib/dev-app";
 import { nextId } from "./ids";
 import type { App, Category, Customer, EmulatorState, Merchant, Store } from "./model";
 import { ORDER_STATUSES, buildOrder } from "./order-factory";

@@ -3,7 +3,7 @@ import { createClock } from "./clock";
 import { createControl, type EmulatorControl } from "./control/control";
 import { controlRoutes } from "./control/routes";
 import { webhookControlRoutes } from "./control/webhooks";
-import { DEV_APP } from "./dev-app";
+import { DEV_APP } from "@/lib/dev-app";
 import { createFixtureState } from "./fixtures";
 import { createEmulatorServer } from "./http/server";
 import type { EmulatorConfig, EmulatorContext, Route } from "./http/types";

@@ -3,7 +3,7 @@ import { execFile } from "node:child_process";
 import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DEV_APP } from "../src/dev-app";
+import { DEV_APP } from "@/lib/dev-app";
 
 const run = promisify(execFile);
 const root = path.resolve(import.meta.dirname, "../..");

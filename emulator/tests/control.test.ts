@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import { createClock } from "../src/clock";
-import { DEV_APP } from "../src/dev-app";
+import { DEV_APP } from "@/lib/dev-app";
 import { api, exchange, newKey, startTestEmulator, tokenFields, obtainCode, startEmulatorForFile } from "./support";
 
 const emu = startEmulatorForFile();

@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it } from "vitest";
-import { DEV_APP } from "../src/dev-app";
+import { DEV_APP } from "@/lib/dev-app";
 import { api, exchange, formPost, obtainCode, rawRequest, tokenFields, startEmulatorForFile } from "./support";
 
 const emu = startEmulatorForFile();

@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import { request as httpRequest } from "node:http";
 import { afterAll, beforeAll, beforeEach } from "vitest";
-import { DEV_APP } from "../src/dev-app";
+import { DEV_APP } from "@/lib/dev-app";
 import { startEmulator, type RunningEmulator, type StartOptions } from "../src/index";
 import { startReceiver, type Receiver } from "../src/webhooks/test-kit";
 

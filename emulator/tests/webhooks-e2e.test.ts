@@ -3,7 +3,7 @@
  * only the control API and the clock to drive it.
  */
 import { beforeEach, describe, expect, it } from "vitest";
-import { DEV_APP } from "../src/dev-app";
+import { DEV_APP } from "@/lib/dev-app";
 import { verifySignature } from "../src/webhooks/signing";
 import { startEmulatorForFile, startReceiverForFile } from "./support";
 

@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import { mintInstall, placeTestOrder, setAppStatus, setOrderStatus, setStorePlan, uninstallApp } from "../src/actions";
-import { DEV_APP } from "../src/dev-app";
+import { DEV_APP } from "@/lib/dev-app";
 import type { EmulatorContext } from "../src/http/types";
 import type { OrderStatus } from "../src/model";
 import { addFault } from "../src/webhooks/faults";

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { EVENT_KINDS, isoWithOffset, statusEventName } from "../src/webhooks/events";
 import { retryWaitSeconds, MAX_ATTEMPTS } from "../src/webhooks/retry";
 import { deliveryHeaders, signPayload, verifySignature } from "../src/webhooks/signing";
-import { checkWebhookUrl, URL_RULE_IDS, type UrlRuleId } from "../src/webhooks/url-rules";
+import { checkWebhookUrl, URL_RULE_IDS, type UrlRuleId } from "@/lib/webhook-url/rules";
 import type { OrderStatus } from "../src/model";
 
 describe("signature", () => {

@@ -1,4 +1,4 @@
-import { DEV_APP } from "@/emulator/src/dev-app";
+import { DEV_APP } from "@/lib/dev-app";
 import { EnvError, parseEnv, type Env } from "@/lib/env";
 import type { CheckResult } from "./types";
 

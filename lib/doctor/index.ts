@@ -1,5 +1,5 @@
 import { checkDatabase, type DatabaseOpener } from "./database-checks";
-import { SERVICE_DOMAINS } from "./domains";
+import { SERVICE_DOMAINS } from "@/lib/webhook-url/domains";
 import { checkVariables, type RawEnv } from "./env-checks";
 import { checkApiReachable, checkClientCredentials } from "./platform-checks";
 import type { CheckResult, DoctorReport } from "./types";

@@ -1,4 +1,4 @@
-import { registrableDomain } from "./domains";
+import { registrableDomain } from "@/lib/webhook-url/domains";
 import type { CheckResult } from "./types";
 import { webhookUrlProblems } from "./webhook-url";
 

@@ -1,4 +1,4 @@
-import { SERVERLESS_FREE_DOMAINS, SERVICE_DOMAINS, isOnDomain } from "./domains";
+import { SERVERLESS_FREE_DOMAINS, SERVICE_DOMAINS, isOnDomain } from "@/lib/webhook-url/domains";
 
 /** The console's webhook URL rules (spec, "Webhook URL rules"), one entry per rule broken. */
 export type WebhookUrlRule =

@@ -1,9 +1,9 @@
 import type { Db } from "@/db/client";
 import type { Install } from "@/db/schema";
 import type { TokenKeyRing } from "@/lib/crypto/token-cipher";
-import { saveInstalledStores } from "@/lib/installs";
+import { saveInstalledStores } from "@/lib/installs/tokens";
 import { log } from "@/lib/log";
-import { exchangeCode, type OAuthClient } from "@/lib/platform/oauth";
+import { exchangeCode, type OAuthClient } from "@/lib/oauth/token-client";
 import { checkCallback } from "./callback";
 import type { FailureReason } from "./failure-reasons";
 import type { InstallAttempt } from "./pkce";

@@ -1,6 +1,5 @@
 import { z } from "zod";
-import { PlatformError } from "@/lib/platform/errors";
-import type { TokenExchangeResult } from "@/lib/platform/types";
+import { PlatformError, type TokenExchangeResult } from "@/lib/platform";
 import type { FailureReason } from "./failure-reasons";
 
 /**

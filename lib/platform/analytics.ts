@@ -1,3 +1,4 @@
+import "server-only";
 import type { Caller } from "./caller";
 import { invalidInput, parseAnswer } from "./parse";
 import { analyticsSchema } from "./schemas";

@@ -1,3 +1,4 @@
+import "server-only";
 import type { HttpMethod, PlatformResponse, RequestOptions } from "./http";
 
 /** What the operation modules need from a store client: one paced, retried, logged call. */

@@ -1,3 +1,4 @@
+import "server-only";
 import type { Caller, WriteOptions } from "./caller";
 import { paginate, toPage } from "./paginate";
 import { assertId, invalidInput, parseAnswer } from "./parse";

@@ -1,3 +1,4 @@
+import "server-only";
 import { randomBytes } from "node:crypto";
 import type { Db } from "@/db/client";
 import { log as rootLog, type Logger } from "@/lib/log";
@@ -14,7 +15,8 @@ import { whoamiOperation } from "./whoami";
 
 export type StoreClientConfig = {
   storeId: number;
-  db: Db;
+  /** The database, or a getter for it (getDb): the getter runs at the first call, so making a client stays free. */
+  db: Db | (() => Promise<Db>);
   /** The platform's `{base_url}` (origin, optionally with a path prefix). */
   baseUrl: string;
   userAgent: string;
@@ -44,22 +46,34 @@ export function createStoreClient(config: StoreClientConfig) {
   const now = config.now ?? Date.now;
   const sleep = config.sleep ?? realSleep;
   const random = config.random ?? Math.random;
-  const transport: Transport = {
-    storeId: config.storeId,
-    baseUrl: config.baseUrl,
-    fetch: config.fetch ?? fetch,
-    now,
-    sleep,
-    random,
-    pacer: createPacer({ db: config.db, now, sleep, random }, config.pacing),
-    credentials: createCredentialSource(config.db, config.storeId, now),
-    retry: { ...DEFAULT_RETRY_POLICY, ...config.retry },
-    timeoutMs: config.timeoutMs ?? 15_000,
-    userAgent: config.userAgent,
-    instanceId: config.instanceId ?? PROCESS_INSTANCE,
-    log: config.log ?? rootLog,
+  const database = config.db;
+  const openTransport = async (): Promise<Transport> => {
+    const db = typeof database === "function" ? await database() : database;
+    return {
+      storeId: config.storeId,
+      baseUrl: config.baseUrl,
+      fetch: config.fetch ?? fetch,
+      now,
+      sleep,
+      random,
+      pacer: createPacer({ db, now, sleep, random }, config.pacing),
+      credentials: createCredentialSource(db, config.storeId, now),
+      retry: { ...DEFAULT_RETRY_POLICY, ...config.retry },
+      timeoutMs: config.timeoutMs ?? 15_000,
+      userAgent: config.userAgent,
+      instanceId: config.instanceId ?? PROCESS_INSTANCE,
+      log: config.log ?? rootLog,
+    };
   };
-  const call: Caller = (method, path, options) => send(transport, method, path, options);
+  // One transport per client: its credential source remembers a token the platform declared dead.
+  let transport: Promise<Transport> | null = null;
+  const call: Caller = async (method, path, options) => {
+    transport ??= openTransport().catch((error: unknown) => {
+      transport = null;
+      throw error;
+    });
+    return send(await transport, method, path, options);
+  };
 
   return {
     storeId: config.storeId,
@@ -73,7 +87,7 @@ export function createStoreClient(config: StoreClientConfig) {
      * `data` is the envelope's `data`, unparsed: validate it with a schema where the spec documents the shape.
      */
     request<T = unknown>(method: HttpMethod, path: string, options?: RequestOptions): Promise<PlatformResponse<T>> {
-      return send(transport, method, path, options) as Promise<PlatformResponse<T>>;
+      return call(method, path, options) as Promise<PlatformResponse<T>>;
     },
   };
 }

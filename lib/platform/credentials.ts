@@ -1,7 +1,8 @@
+import "server-only";
 import type { Db } from "@/db/client";
 import { findInstall, setInstallState } from "@/db/queries/installs";
 import type { Install, InstallState } from "@/db/schema";
-import { openInstallToken } from "@/lib/installs";
+import { openInstallToken } from "@/lib/installs/tokens";
 import { PlatformError, type InstallStateCode } from "./errors";
 
 /**

@@ -1,3 +1,4 @@
+import "server-only";
 import { PlatformError } from "./errors";
 import { parseRetryAfter } from "./retry";
 import { errorEnvelope, successEnvelope } from "./schemas";

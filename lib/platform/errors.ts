@@ -1,3 +1,5 @@
+import "server-only";
+
 /**
  * The one error type the platform boundary throws. Pages and actions branch on its predicates, never on raw
  * statuses or response shapes. Its message is safe to show a merchant and to log: it never carries a token.

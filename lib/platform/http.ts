@@ -1,3 +1,4 @@
+import "server-only";
 import { randomBytes } from "node:crypto";
 import type { Logger } from "@/lib/log";
 import { assertOpenEndpoint } from "./closed-endpoints";

@@ -1,3 +1,4 @@
+import "server-only";
 import type { Caller } from "./caller";
 import { paginate, toPage } from "./paginate";
 import { parseAnswer } from "./parse";

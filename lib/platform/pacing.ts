@@ -1,3 +1,4 @@
+import "server-only";
 import type { Db } from "@/db/client";
 import { deleteRateBucketsBefore, reserveSlots, saturateSlot, type Slot } from "@/db/queries/rate-buckets";
 import { PlatformError } from "./errors";

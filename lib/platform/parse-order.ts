@@ -1,3 +1,4 @@
+import "server-only";
 import { PlatformError } from "./errors";
 import { ORDER_FIELDS, orderItemSchema, orderSchema } from "./schemas";
 import type { PlatformOrder, PlatformOrderItem } from "./types";

@@ -1,3 +1,5 @@
+import "server-only";
+
 /**
  * The app's own types for what the platform holds. The boundary (lib/platform) parses the platform's JSON with
  * zod and reshapes it into these; nothing outside lib/platform sees a raw API shape.

@@ -1,3 +1,4 @@
+import "server-only";
 import type { Caller } from "./caller";
 import { parseAnswer } from "./parse";
 import { whoamiSchema } from "./schemas";

@@ -6,9 +6,7 @@ import { upsertOrder } from "@/db/queries/orders";
 import { acquireSyncLease, findSyncState, releaseSyncLease, renewSyncLease } from "@/db/queries/sync-state";
 import type { Install } from "@/db/schema";
 import { log as rootLogger, type Logger } from "@/lib/log";
-import type { PlatformOptions } from "@/lib/platform";
-import { isPlatformError } from "@/lib/platform/errors";
-import type { PlatformOrder } from "@/lib/platform/types";
+import { isPlatformError, type PlatformOptions, type PlatformOrder } from "@/lib/platform";
 
 /**
  * Order backfill and polling through GET /v1/orders (since, limit=50, cursors). Webhooks are the main feed; this

@@ -1,4 +1,4 @@
-import type { PlatformError } from "@/lib/platform/errors";
+import type { PlatformError } from "@/lib/platform";
 
 /**
  * PlatformError -> what the merchant reads. Every refusal the spec lists gets a sentence that says what happened

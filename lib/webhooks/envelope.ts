@@ -1,7 +1,5 @@
 import { z } from "zod";
-import { isPlatformError } from "@/lib/platform/errors";
-import { parsePlatformOrder } from "@/lib/platform/parse-order";
-import type { PlatformOrder } from "@/lib/platform/types";
+import { isPlatformError, parsePlatformOrder, type PlatformOrder } from "@/lib/platform";
 
 /**
  * The webhook envelope `{ id, event, created_at, store_id, data }` and the data of each event the app acts on.

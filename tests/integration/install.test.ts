@@ -3,14 +3,15 @@ import type { DatabaseHandle } from "@/db/client";
 import { findInstall, listAllInstalls } from "@/db/queries/installs";
 import { installs } from "@/db/schema";
 import { setStorePlan, uninstallApp } from "@/emulator/src/actions";
-import { DEV_APP } from "@/emulator/src/dev-app";
+import { DEV_APP } from "@/lib/dev-app";
 import { startEmulator } from "@/emulator/src/index";
 import { setOAuthLimitsEnabled } from "@/emulator/src/oauth/limits";
 import { keyRing } from "@/lib/crypto/token-cipher";
-import { loadAccessToken } from "@/lib/installs";
+import { loadAccessToken } from "@/lib/installs/tokens";
 import { completeInstall } from "@/lib/oauth/complete-install";
 import { startInstallAttempt, type InstallAttempt } from "@/lib/oauth/pkce";
-import { APP_USER_AGENT, authorizeUrl, type OAuthClient } from "@/lib/platform/oauth";
+import { authorizeUrl, type OAuthClient } from "@/lib/oauth/token-client";
+import { APP_USER_AGENT } from "@/lib/platform";
 import { createTestDatabase } from "@/tests/helpers/database";
 
 /**

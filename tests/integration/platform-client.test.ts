@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { sql } from "drizzle-orm";
-import { platformFor } from "@/lib/platform";
-import { PlatformError } from "@/lib/platform/errors";
+import { PlatformError, platformFor } from "@/lib/platform";
 import { databaseKind } from "../helpers/database";
 import { startHarness, type Harness } from "./platform-harness";
 

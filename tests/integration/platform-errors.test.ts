@@ -3,7 +3,7 @@ import { sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { findInstall } from "@/db/queries/installs";
 import { installs } from "@/db/schema";
-import { PlatformError } from "@/lib/platform/errors";
+import { PlatformError } from "@/lib/platform";
 import { databaseKind } from "../helpers/database";
 import { startHarness, type Harness } from "./platform-harness";
 

@@ -1,9 +1,8 @@
 import type { DatabaseHandle } from "@/db/client";
 import { startEmulator, type RunningEmulator } from "@/emulator/src/index";
-import { saveInstalledStores } from "@/lib/installs";
+import { saveInstalledStores } from "@/lib/installs/tokens";
 import { configureLog, setLogSink } from "@/lib/log";
-import { createStoreClient, type StoreClientConfig } from "@/lib/platform/client";
-import { APP_USER_AGENT } from "@/lib/platform/oauth";
+import { APP_USER_AGENT, createStoreClient, type StoreClientConfig } from "@/lib/platform";
 import { createTestDatabase } from "../helpers/database";
 
 /**

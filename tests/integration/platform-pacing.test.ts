@@ -2,7 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { sql } from "drizzle-orm";
 import { rowsOf, type DatabaseHandle } from "@/db/client";
 import { slotUsage } from "@/db/queries/rate-buckets";
-import { PlatformError } from "@/lib/platform/errors";
+import { PlatformError } from "@/lib/platform";
 import { createPacer, installBucket, MINUTE_MS, storeBucket, windowsAround } from "@/lib/platform/pacing";
 import { createTestDatabase, databaseKind } from "../helpers/database";
 

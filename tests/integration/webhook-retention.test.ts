@@ -5,7 +5,7 @@ import { upsertOrder } from "@/db/queries/orders";
 import { acquireSyncLease } from "@/db/queries/sync-state";
 import { recordEvent } from "@/db/queries/webhook-events";
 import { installs, orderItems, orderStatusHistory, orders, orderSyncState, webhookEvents } from "@/db/schema";
-import { parsePlatformOrder } from "@/lib/platform/parse-order";
+import { parsePlatformOrder } from "@/lib/platform";
 import { purgeUninstalledStores } from "@/lib/webhooks/retention";
 import { newEventId, sampleOrderData } from "@/lib/webhooks/samples";
 import { createTestDatabase, databaseKind } from "../helpers/database";

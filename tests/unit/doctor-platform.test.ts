@@ -1,7 +1,7 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DEV_APP } from "@/emulator/src/dev-app";
+import { DEV_APP } from "@/lib/dev-app";
 import { startEmulator, type RunningEmulator } from "@/emulator/src/index";
 import { checkApiReachable, checkClientCredentials, type PlatformCheckInput } from "@/lib/doctor/platform-checks";
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { runDoctor } from "@/lib/doctor";
-import { registrableDomain } from "@/lib/doctor/domains";
+import { registrableDomain } from "@/lib/webhook-url/domains";
 import { webhookUrlProblems } from "@/lib/doctor/webhook-url";
 import { goodEnv } from "../helpers/doctor-env";
 

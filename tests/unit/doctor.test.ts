@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sql } from "drizzle-orm";
 import type { DatabaseHandle } from "@/db/client";
-import { DEV_APP } from "@/emulator/src/dev-app";
+import { DEV_APP } from "@/lib/dev-app";
 import { formatReport, runDoctor, type DoctorReport } from "@/lib/doctor";
 import { createTestDatabase, databaseKind } from "../helpers/database";
 import { goodEnv } from "../helpers/doctor-env";

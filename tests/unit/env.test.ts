@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { EnvError, parseEnv } from "@/lib/env";
-import { DEV_APP } from "@/emulator/src/dev-app";
+import { DEV_APP } from "@/lib/dev-app";
 
 const productionEnv = {
   NODE_ENV: "production",

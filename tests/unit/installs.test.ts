@@ -12,8 +12,8 @@ import {
 import { installs } from "@/db/schema";
 import { rotateTokenKeys } from "@/lib/crypto/rotate-tokens";
 import { keyRing, tokenKeyFromBase64 } from "@/lib/crypto/token-cipher";
-import { loadAccessToken, openInstallToken, saveInstalledStores } from "@/lib/installs";
-import { PlatformError } from "@/lib/platform/errors";
+import { loadAccessToken, openInstallToken, saveInstalledStores } from "@/lib/installs/tokens";
+import { PlatformError } from "@/lib/platform";
 import { createTestDatabase } from "@/tests/helpers/database";
 
 let handle: DatabaseHandle;

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { PlatformError } from "@/lib/platform/errors";
+import { PlatformError } from "@/lib/platform";
 import { configureLog, log, redact, setLogSink } from "@/lib/log";
 
 const TOKEN = "svcpk_live_" + "Zx9".repeat(10);

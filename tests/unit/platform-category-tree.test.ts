@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { buildCategoryTree } from "@/lib/platform/categories";
-import type { Category } from "@/lib/platform/types";
+import type { Category } from "@/lib/platform";
 
 const category = (id: number, parentId: number | null, sortOrder: number): Category => ({
   id,

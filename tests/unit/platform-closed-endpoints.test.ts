@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { assertOpenEndpoint, canonicalPath } from "@/lib/platform/closed-endpoints";
-import { PlatformError } from "@/lib/platform/errors";
+import { PlatformError } from "@/lib/platform";
 
 function refusal(method: string, path: string): PlatformError | null {
   try {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { fieldErrorsOf, readError, readSuccess } from "@/lib/platform/envelope";
-import { PlatformError } from "@/lib/platform/errors";
+import { PlatformError } from "@/lib/platform";
 
 const answer = (status: number, body: unknown, headers: Record<string, string> = {}) => ({
   status,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { PlatformError } from "@/lib/platform/errors";
+import { PlatformError } from "@/lib/platform";
 import { assertIdempotencyKey, deriveIdempotencyKey, isValidIdempotencyKey, newIdempotencyKey } from "@/lib/platform/idempotency";
 
 describe("idempotency keys", () => {

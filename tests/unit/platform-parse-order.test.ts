@@ -1,6 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { PlatformError } from "@/lib/platform/errors";
-import { parsePlatformOrder } from "@/lib/platform/parse-order";
+import { parsePlatformOrder, PlatformError } from "@/lib/platform";
 
 const order = {
   id: 9001,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { PlatformError } from "@/lib/platform/errors";
+import { PlatformError } from "@/lib/platform";
 import { backoffDelay, decideRetry, DEFAULT_RETRY_POLICY, parseRetryAfter } from "@/lib/platform/retry";
 
 const apiError = (status: number, code: string, retryAfter: number | null = null) =>

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DatabaseHandle } from "@/db/client";
-import { saveInstalledStores } from "@/lib/installs";
+import { saveInstalledStores } from "@/lib/installs/tokens";
 import { mergeStoreIds } from "@/lib/session";
 import { parseStoreId, resolveStoreAccess } from "@/lib/tenancy";
 import { createTestDatabase } from "@/tests/helpers/database";

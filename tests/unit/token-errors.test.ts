@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { describeFailure, FAILURE_REASONS } from "@/lib/oauth/failure-reasons";
 import { errorFromTokenResponse, failureReasonFor, parseTokenSuccess } from "@/lib/oauth/token-response";
-import { PlatformError } from "@/lib/platform/errors";
+import { PlatformError } from "@/lib/platform";
 
 const json = (body: unknown) => JSON.stringify(body);
 const headers = (init: Record<string, string> = {}) => new Headers({ "cache-control": "no-store", ...init });

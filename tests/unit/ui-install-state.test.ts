@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { installStateNotice } from "@/lib/ui/install-state";
+import { installStateNotice } from "@/lib/installs/state";
 
 describe("installStateNotice", () => {
   it("shows nothing for an active install", () => {

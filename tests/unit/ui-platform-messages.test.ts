@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { PlatformError, type PlatformErrorInit } from "@/lib/platform/errors";
+import { PlatformError, type PlatformErrorInit } from "@/lib/platform";
 import { describePlatformError, waitPhrase } from "@/lib/ui/platform-messages";
 
 function apiError(init: Partial<PlatformErrorInit> & { status: number | null; code: string }): PlatformError {

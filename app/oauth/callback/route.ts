@@ -4,7 +4,7 @@ import { env } from "@/lib/env";
 import { log } from "@/lib/log";
 import { backfillInstalledStores } from "@/lib/oauth/after-install";
 import { completeInstall } from "@/lib/oauth/complete-install";
-import { oauthClientFromEnv } from "@/lib/platform/oauth";
+import { oauthClientFromEnv } from "@/lib/oauth/token-client";
 import { attemptFrom, getInstallAttemptCookie, getSession, mergeStoreIds } from "@/lib/session";
 
 export const dynamic = "force-dynamic";

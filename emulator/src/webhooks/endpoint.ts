@@ -3,7 +3,7 @@ import { log } from "@/lib/log";
 import type { EmulatorContext } from "../http/types";
 import { consoleApp } from "./policy";
 import { newSigningSecret } from "./signing";
-import { checkWebhookUrl, serviceDomainsFor, type UrlCheck } from "./url-rules";
+import { checkWebhookUrl, serviceDomainsFor, type UrlCheck } from "@/lib/webhook-url/rules";
 
 export function urlRuleOptions(ctx: EmulatorContext) {
   return { allowLocalhost: ctx.config.allowLocalhostWebhooks, serviceDomains: serviceDomainsFor(ctx.config.origin) };

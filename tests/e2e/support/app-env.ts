@@ -1,4 +1,4 @@
-import { DEV_APP } from "../../../emulator/src/dev-app";
+import { DEV_APP } from "../../../lib/dev-app";
 import { APP_PORT, APP_URL, EMULATOR_URL } from "./servers";
 
 /** The production environment the end-to-end app runs with: the emulator's fixture credentials, nothing from a .env. */

@@ -4,10 +4,7 @@ import { revalidatePath } from "next/cache";
 import { z } from "zod";
 import { type ActionState, formValues, validatedAction } from "@/lib/actions/validated-action";
 import { log } from "@/lib/log";
-import { interactivePlatform } from "@/lib/ui/platform";
-import { isPlatformError } from "@/lib/platform/errors";
-import { newIdempotencyKey } from "@/lib/platform/idempotency";
-import type { CategoryPatch } from "@/lib/platform/types";
+import { type CategoryPatch, interactivePlatform, isPlatformError, newIdempotencyKey } from "@/lib/platform";
 import { requireStore } from "@/lib/tenancy";
 import { describePlatformError } from "@/lib/ui/platform-messages";
 

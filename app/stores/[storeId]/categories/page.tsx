@@ -3,10 +3,7 @@ import { CategoryTree, type CategoryFormKeys } from "@/components/categories/cat
 import { CreateCategoryForm } from "@/components/categories/create-category-form";
 import { ErrorPanel } from "@/components/error-panel";
 import { log } from "@/lib/log";
-import { interactivePlatform } from "@/lib/ui/platform";
-import { isPlatformError } from "@/lib/platform/errors";
-import { newIdempotencyKey } from "@/lib/platform/idempotency";
-import type { CategoryWithChildren } from "@/lib/platform/types";
+import { type CategoryWithChildren, interactivePlatform, isPlatformError, newIdempotencyKey } from "@/lib/platform";
 import { requireStore } from "@/lib/tenancy";
 import { describePlatformError } from "@/lib/ui/platform-messages";
 

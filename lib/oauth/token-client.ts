@@ -3,8 +3,7 @@ import { env } from "@/lib/env";
 import { log } from "@/lib/log";
 import { buildAuthorizeUrl } from "@/lib/oauth/authorize-url";
 import { errorFromTokenResponse, parseTokenSuccess } from "@/lib/oauth/token-response";
-import { PlatformError } from "./errors";
-import type { TokenExchangeResult } from "./types";
+import { APP_USER_AGENT, PlatformError, type TokenExchangeResult } from "@/lib/platform";
 
 /**
  * The app's side of the platform's OAuth endpoints. The token request is a plain fetch rather than oauth4webapi's
@@ -22,8 +21,6 @@ export type OAuthClient = {
   userAgent: string;
   timeoutMs?: number;
 };
-
-export const APP_USER_AGENT = "store-app-starter/0.1 (+https://github.com/store-app-starter)";
 
 export function oauthClientFromEnv(): OAuthClient {
   return {

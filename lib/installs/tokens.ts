@@ -3,8 +3,7 @@ import { findInstall, upsertInstalledStores } from "@/db/queries/installs";
 import type { Install } from "@/db/schema";
 import { envKeyRing } from "@/lib/crypto/key-ring";
 import { decryptToken, encryptToken, TokenCipherError, tokenContext, type TokenKeyRing } from "@/lib/crypto/token-cipher";
-import { PlatformError } from "@/lib/platform/errors";
-import type { TokenExchangeResult } from "@/lib/platform/types";
+import { PlatformError, type TokenExchangeResult } from "@/lib/platform";
 
 /**
  * The only module that turns access tokens into ciphertext and back. Everything else sees install rows, whose
