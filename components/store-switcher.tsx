@@ -1,4 +1,5 @@
 import Link from "next/link";
+import { installStateNotice } from "@/lib/installs/state";
 
 export type SwitcherStore = { storeId: number; storeName: string; state: string };
 
@@ -34,7 +35,7 @@ export function StoreSwitcher({ current, stores, section }: { current: SwitcherS
                 <span dir="auto" className="truncate">
                   {store.storeName}
                 </span>
-                {store.state !== "active" ? <span className="text-xs text-amber-700">needs attention</span> : null}
+                {installStateNotice(store.state) ? <span className="text-xs text-amber-700">needs attention</span> : null}
               </Link>
             </li>
           ))}

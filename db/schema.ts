@@ -12,6 +12,7 @@ import {
   timestamp,
   uniqueIndex,
 } from "drizzle-orm/pg-core";
+import type { InstallState } from "../lib/installs/state";
 
 const createdAt = () => timestamp("created_at", { withTimezone: true }).notNull().defaultNow();
 const updatedAt = () => timestamp("updated_at", { withTimezone: true }).notNull().defaultNow();
@@ -27,11 +28,8 @@ export const installs = pgTable(
     installId: integer("install_id").notNull(),
     storeName: text("store_name").notNull(),
     scopes: text("scopes").array().notNull().default(sql`'{}'::text[]`),
-    /**
-     * active | uninstalled | revoked | app_suspended | app_not_approved | app_plan_required.
-     * Anything but active means the token is not used until the merchant installs again (or the platform lifts it).
-     */
-    state: text("state").notNull().default("active"),
+    /** What each state means (may it call, is it polled, what the merchant reads) is in lib/installs/state.ts. */
+    state: text("state").$type<InstallState>().notNull().default("active"),
     stateChangedAt: timestamp("state_changed_at", { withTimezone: true }).notNull().defaultNow(),
     /** AES-256-GCM of the access token: base64(iv | ciphertext | tag). Null once the token is destroyed. */
     tokenCiphertext: text("token_ciphertext"),
@@ -168,10 +166,3 @@ export type OrderItem = typeof orderItems.$inferSelect;
 export type NewOrderItem = typeof orderItems.$inferInsert;
 export type OrderStatusChange = typeof orderStatusHistory.$inferSelect;
 export type WebhookEventRecord = typeof webhookEvents.$inferSelect;
-export type InstallState =
-  | "active"
-  | "uninstalled"
-  | "revoked"
-  | "app_suspended"
-  | "app_not_approved"
-  | "app_plan_required";

@@ -1,9 +1,10 @@
 import { and, asc, eq, inArray, isNotNull, lte, ne, sql } from "drizzle-orm";
 import type { Db, DbOrTx } from "@/db/client";
-import { installs, type Install, type InstallState } from "@/db/schema";
+import { installs, type Install } from "@/db/schema";
+import { needsReinstall, type InstallState } from "@/lib/installs/state";
 import { log } from "@/lib/log";
 
-/** One store of a token exchange, its token already sealed by lib/installs.ts. */
+/** One store of a token exchange, its token already sealed by lib/installs/tokens.ts. */
 export type InstalledStoreRow = {
   storeId: number;
   storeName: string;
@@ -16,9 +17,6 @@ export type InstalledStoreRow = {
 function asTimestamptz(at: Date) {
   return sql`${at.toISOString()}::timestamptz`;
 }
-
-/** States in which the platform has revoked the token for good: keeping the ciphertext would only be a liability. */
-const TOKEN_DESTROYING_STATES: readonly InstallState[] = ["revoked", "uninstalled"];
 
 export async function findInstall(db: DbOrTx, storeId: number): Promise<Install | null> {
   const [row] = await db.select().from(installs).where(eq(installs.storeId, storeId)).limit(1);
@@ -125,7 +123,8 @@ export async function setInstallState(
   at: Date = new Date(),
   options: { expectedCiphertext?: string } = {},
 ): Promise<Install | null> {
-  const destroy = TOKEN_DESTROYING_STATES.includes(state);
+  // A state only a new install leaves has a dead token: keeping the ciphertext would only be a liability.
+  const destroy = needsReinstall(state);
   const { expectedCiphertext } = options;
   const [row] = await db
     .update(installs)

@@ -2,8 +2,9 @@ import type { Db, DbOrTx } from "@/db/client";
 import { findInstall, upsertInstalledStores } from "@/db/queries/installs";
 import type { Install } from "@/db/schema";
 import { envKeyRing } from "@/lib/crypto/key-ring";
-import { decryptToken, encryptToken, TokenCipherError, tokenContext, type TokenKeyRing } from "@/lib/crypto/token-cipher";
-import { PlatformError, type TokenExchangeResult } from "@/lib/platform";
+import { decryptToken, encryptToken, tokenContext, type TokenKeyRing } from "@/lib/crypto/token-cipher";
+import type { TokenExchangeResult } from "@/lib/platform";
+import { mayCallPlatform } from "./state";
 
 /**
  * The only module that turns access tokens into ciphertext and back. Everything else sees install rows, whose
@@ -35,30 +36,23 @@ export async function saveInstalledStores(
 
 /**
  * Opens the token of an install row whatever its state (null when the row holds none). For callers that decide
- * themselves which states may still call, such as an install whose suspension the platform may have lifted.
- * A token the configured keys cannot open is a deployment mistake (a key dropped before rotation), reported as a
- * local PlatformError that names the key id and never the token.
+ * themselves which states may still call (the API client asks lib/installs/state.ts).
+ * Throws TokenCipherError when the configured keys cannot open it: a deployment mistake (a key dropped before
+ * rotation) whose message names the key id, never the token. The API client reports it as a PlatformError.
  */
 export function openInstallToken(install: Install, ring: TokenKeyRing = envKeyRing()): string | null {
   if (!install.tokenCiphertext || !install.tokenKeyId) return null;
-  try {
-    return decryptToken({ ciphertext: install.tokenCiphertext, keyId: install.tokenKeyId }, ring, tokenContext(install.storeId));
-  } catch (error) {
-    if (error instanceof TokenCipherError) {
-      throw new PlatformError({ kind: "local", status: null, code: "token_unreadable", message: error.message });
-    }
-    throw error;
-  }
+  return decryptToken({ ciphertext: install.tokenCiphertext, keyId: install.tokenKeyId }, ring, tokenContext(install.storeId));
 }
 
-/** The token to call the platform for a store, or null unless the install is active and still holds one. */
+/** The token to call the platform for a store, or null unless its install state may call and still holds one. */
 export async function loadAccessToken(
   db: DbOrTx,
   storeId: number,
   ring: TokenKeyRing = envKeyRing(),
 ): Promise<{ token: string; installId: number } | null> {
   const install = await findInstall(db, storeId);
-  if (!install || install.state !== "active") return null;
+  if (!install || !mayCallPlatform(install.state)) return null;
   const token = openInstallToken(install, ring);
   return token === null ? null : { token, installId: install.installId };
 }

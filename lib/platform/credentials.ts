@@ -1,28 +1,20 @@
 import "server-only";
 import type { Db } from "@/db/client";
 import { findInstall, setInstallState } from "@/db/queries/installs";
-import type { Install, InstallState } from "@/db/schema";
+import type { Install } from "@/db/schema";
+import { TokenCipherError } from "@/lib/crypto/token-cipher";
+import { isLiftedByPlatform, mayCallPlatform, STATE_FOR_CODE, type InstallState } from "@/lib/installs/state";
 import { openInstallToken } from "@/lib/installs/tokens";
 import { PlatformError, type InstallStateCode } from "./errors";
 
 /**
- * The store's token and what the platform last said about its install. Suspension, a plan below the app's minimum
- * and a pending approval are lifted by the platform, not by a new install, so those installs keep calling; only an
- * install without a usable token (revoked, uninstalled, never installed) is refused here, before any network call.
+ * The store's token and what the platform last said about its install. Which states may call is decided in
+ * lib/installs/state.ts: an install the platform suspended (or similar) keeps calling, because the platform lifts
+ * those by itself; an install without a usable token (revoked, uninstalled, never installed) is refused here,
+ * before any network call.
  */
 
 export type Credentials = { token: string; installId: number };
-
-/** States the platform lifts by itself: the stored token still works once it does. */
-const LIFTED_STATES: readonly InstallState[] = ["app_suspended", "app_plan_required", "app_not_approved"];
-const USABLE_STATES: readonly InstallState[] = ["active", ...LIFTED_STATES];
-
-const STATE_FOR_CODE: Record<InstallStateCode, InstallState> = {
-  app_uninstalled: "uninstalled",
-  app_suspended: "app_suspended",
-  app_not_approved: "app_not_approved",
-  app_plan_required: "app_plan_required",
-};
 
 export type CredentialSource = {
   get(): Promise<Credentials>;
@@ -34,11 +26,21 @@ export type CredentialSource = {
   succeeded(): Promise<void>;
 };
 
-function inactive(storeId: number, install: Install | null): PlatformError {
-  const message = !install
+function inactive(storeId: number, state: string | null): PlatformError {
+  const message = !state
     ? `The app is not installed on store ${storeId}. Install it first.`
-    : `The app's access to store ${storeId} has ended (${install.state}). The merchant must install the app again.`;
+    : `The app's access to store ${storeId} has ended (${state}). The merchant must install the app again.`;
   return new PlatformError({ kind: "local", status: null, code: "install_inactive", message });
+}
+
+/** A token the configured keys cannot open is this deployment's mistake, reported like any refusal before a call. */
+function openSealed(install: Install): string | null {
+  try {
+    return openInstallToken(install);
+  } catch (error) {
+    if (!(error instanceof TokenCipherError)) throw error;
+    throw new PlatformError({ kind: "local", status: null, code: "token_unreadable", message: error.message, cause: error });
+  }
 }
 
 export function createCredentialSource(db: Db, storeId: number, now: () => number): CredentialSource {
@@ -47,9 +49,9 @@ export function createCredentialSource(db: Db, storeId: number, now: () => numbe
 
   const load = async () => {
     const install = await findInstall(db, storeId);
-    if (!install || !USABLE_STATES.includes(install.state as InstallState)) throw inactive(storeId, install);
-    const token = openInstallToken(install);
-    if (!token) throw inactive(storeId, install);
+    if (!install || !mayCallPlatform(install.state)) throw inactive(storeId, install?.state ?? null);
+    const token = openSealed(install);
+    if (!token) throw inactive(storeId, install.state);
     return { credentials: { token, installId: install.installId }, install };
   };
 
@@ -78,12 +80,12 @@ export function createCredentialSource(db: Db, storeId: number, now: () => numbe
     },
     async revoked() {
       await record("revoked");
-      dead = inactive(storeId, { state: "revoked" } as Install);
+      dead = inactive(storeId, "revoked");
     },
     async stateRefused(code) {
       const state = STATE_FOR_CODE[code];
       await record(state);
-      if (state === "uninstalled") dead = inactive(storeId, { state } as Install);
+      if (!mayCallPlatform(state)) dead = inactive(storeId, state);
       else if (loaded) {
         const current = await loaded.catch(() => null);
         if (current) current.install = { ...current.install, state };
@@ -91,7 +93,7 @@ export function createCredentialSource(db: Db, storeId: number, now: () => numbe
     },
     async succeeded() {
       const current = loaded ? await loaded.catch(() => null) : null;
-      if (!current || !LIFTED_STATES.includes(current.install.state as InstallState)) return;
+      if (!current || !isLiftedByPlatform(current.install.state)) return;
       await record("active");
       current.install = { ...current.install, state: "active" };
     },

@@ -5,8 +5,9 @@ import { findInstall, listAllInstalls } from "@/db/queries/installs";
 import { upsertOrder } from "@/db/queries/orders";
 import { acquireSyncLease, findSyncState, releaseSyncLease, renewSyncLease } from "@/db/queries/sync-state";
 import type { Install } from "@/db/schema";
+import { mayPoll } from "@/lib/installs/state";
 import { log as rootLogger, type Logger } from "@/lib/log";
-import { isPlatformError, type PlatformOptions, type PlatformOrder } from "@/lib/platform";
+import { isPlatformError, platformFor, type PlatformOptions, type PlatformOrder } from "@/lib/platform";
 
 /**
  * Order backfill and polling through GET /v1/orders (since, limit=50, cursors). Webhooks are the main feed; this
@@ -59,9 +60,7 @@ export const SYNC_OVERLAP_MS = 5 * 60 * 1000;
 /** Identifies this process as a lease holder. */
 export const INSTANCE_ID = `${hostname()}:${process.pid}:${randomBytes(4).toString("hex")}`;
 
-async function defaultSource(db: Db, storeId: number, options: SyncOptions["platform"]): Promise<OrdersSource> {
-  // Loaded on first use: the receiver and the purge import this module without needing the API client.
-  const { platformFor } = await import("@/lib/platform");
+function defaultSource(db: Db, storeId: number, options: SyncOptions["platform"]): OrdersSource {
   return platformFor(storeId, { ...options, db }).orders;
 }
 
@@ -70,8 +69,13 @@ function describeFailure(error: unknown): string {
   return (error instanceof Error ? error.message : "unknown error").slice(0, 300);
 }
 
+/**
+ * Why an install is not polled, or null. Which states are polled is lib/installs/state.ts's call: the ones the
+ * platform lifts by itself are, since their webhooks are dropped meanwhile and the first poll that succeeds both
+ * records the install active again and catches up on the orders missed.
+ */
 export function canPoll(install: Install): string | null {
-  if (install.state !== "active" || !install.tokenCiphertext) return `install ${install.state}`;
+  if (!mayPoll(install.state) || !install.tokenCiphertext) return `install ${install.state}`;
   // Without orders:read the list answers 403; asking would only spend the store's budget.
   if (!install.scopes.includes("orders:read")) return "orders:read not granted";
   return null;
@@ -94,7 +98,7 @@ export async function syncStoreOrders(db: Db, storeId: number, options: SyncOpti
   const since = !options.full && lease.sinceCursor ? new Date(lease.sinceCursor.getTime() - SYNC_OVERLAP_MS) : undefined;
   let highWater: Date | null = null;
   try {
-    const source = options.source ?? (await defaultSource(db, storeId, options.platform));
+    const source = options.source ?? defaultSource(db, storeId, options.platform);
     let sinceRenewal = 0;
     for await (const order of source.iterate({ since: since?.toISOString(), limit: SYNC_PAGE_SIZE })) {
       if (order.storeId !== storeId) continue;

@@ -1,5 +1,8 @@
+import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { sql } from "drizzle-orm";
+import { keyRing } from "@/lib/crypto/token-cipher";
+import { saveInstalledStores } from "@/lib/installs/tokens";
 import { PlatformError, platformFor } from "@/lib/platform";
 import { databaseKind } from "../helpers/database";
 import { startHarness, type Harness } from "./platform-harness";
@@ -180,6 +183,21 @@ describe(`platform client against the emulator (${databaseKind()})`, () => {
   it("never sends the token to another host", async () => {
     const error = await h.client(STORE).request("GET", "//evil.example/v1/whoami").catch((caught: unknown) => caught);
     expect((error as PlatformError).kind).toBe("local");
+    expect(h.sent).toHaveLength(0);
+  });
+
+  it("reports a token the configured keys cannot open as a local PlatformError naming the key, before any call", async () => {
+    const foreign = keyRing(randomBytes(32).toString("base64"));
+    await saveInstalledStores(
+      h.db,
+      { scopes: [], stores: [{ storeId: 104, storeName: "Sealed elsewhere", installId: 9104, accessToken: "svcpk_live_elsewhere" }] },
+      { ring: foreign },
+    );
+    const error = await h.client(104).whoami().catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(PlatformError);
+    expect(error).toMatchObject({ kind: "local", code: "token_unreadable" });
+    expect((error as PlatformError).message).toContain(foreign.current.id);
+    expect((error as PlatformError).message).not.toContain("svcpk_live_");
     expect(h.sent).toHaveLength(0);
   });
 

@@ -5,6 +5,7 @@ import { upsertOrder } from "@/db/queries/orders";
 import { acquireSyncLease } from "@/db/queries/sync-state";
 import { recordEvent } from "@/db/queries/webhook-events";
 import { installs, orderItems, orderStatusHistory, orders, orderSyncState, webhookEvents } from "@/db/schema";
+import type { InstallState } from "@/lib/installs/state";
 import { parsePlatformOrder } from "@/lib/platform";
 import { purgeUninstalledStores } from "@/lib/webhooks/retention";
 import { newEventId, sampleOrderData } from "@/lib/webhooks/samples";
@@ -16,7 +17,7 @@ const NOW = new Date("2026-06-30T12:00:00Z");
 describe(`retention after uninstall (${databaseKind()})`, () => {
   let handle: DatabaseHandle;
 
-  async function seedStore(storeId: number, install: { state: string; uninstalledAt: Date | null }) {
+  async function seedStore(storeId: number, install: { state: InstallState; uninstalledAt: Date | null }) {
     await handle.db.insert(installs).values({
       storeId,
       installId: 8000 + storeId,

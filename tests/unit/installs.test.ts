@@ -11,9 +11,8 @@ import {
 } from "@/db/queries/installs";
 import { installs } from "@/db/schema";
 import { rotateTokenKeys } from "@/lib/crypto/rotate-tokens";
-import { keyRing, tokenKeyFromBase64 } from "@/lib/crypto/token-cipher";
+import { keyRing, TokenCipherError, tokenKeyFromBase64 } from "@/lib/crypto/token-cipher";
 import { loadAccessToken, openInstallToken, saveInstalledStores } from "@/lib/installs/tokens";
-import { PlatformError } from "@/lib/platform";
 import { createTestDatabase } from "@/tests/helpers/database";
 
 let handle: DatabaseHandle;
@@ -119,7 +118,8 @@ describe("install states", () => {
   it("setInstallState destroys the token only for revoked and uninstalled", async () => {
     await saveInstalledStores(handle.db, exchange({ s101: "svcpk_live_a", s102: "svcpk_live_b" }), { at: T0, ring: ringA });
     await setInstallState(handle.db, 101, "app_suspended", T1);
-    expect(await loadAccessToken(handle.db, 101, ringA)).toBeNull();
+    // A suspension is the platform's to lift: the token is kept, and still handed out like the API client uses it.
+    expect((await loadAccessToken(handle.db, 101, ringA))?.token).toBe("svcpk_live_a");
     expect((await findInstall(handle.db, 101))?.tokenCiphertext).not.toBeNull();
     // Lifted suspension: the same token works again.
     await setInstallState(handle.db, 101, "active", T2);
@@ -160,13 +160,13 @@ describe("install states", () => {
 });
 
 describe("loadAccessToken", () => {
-  it("reports a token sealed with an unconfigured key as a local PlatformError naming the key only", async () => {
+  it("reports a token sealed with an unconfigured key as the cipher's own error, naming the key only", async () => {
     await saveInstalledStores(handle.db, exchange({ s101: "svcpk_live_secret" }), { at: T0, ring: ringA });
     const error = await loadAccessToken(handle.db, 101, keyRing(keyB)).catch((caught: unknown) => caught);
-    expect(error).toBeInstanceOf(PlatformError);
-    expect((error as PlatformError).kind).toBe("local");
-    expect((error as PlatformError).message).toContain(ringA.current.id);
-    expect((error as PlatformError).message).not.toContain("svcpk_live_");
+    expect(error).toBeInstanceOf(TokenCipherError);
+    expect((error as TokenCipherError).code).toBe("unknown_key");
+    expect((error as TokenCipherError).message).toContain(ringA.current.id);
+    expect((error as TokenCipherError).message).not.toContain("svcpk_live_");
   });
 
   it("openInstallToken opens a suspended install's token, and nothing once it is destroyed", async () => {
