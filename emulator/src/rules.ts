@@ -2,10 +2,6 @@ import { PLAN_RANK, type App, type EmulatorState, type Install, type Store } fro
 
 export type Ineligibility = { code: "not_owner" | "app_suspended" | "test_mode" | "plan_below_minimum"; reason: string };
 
-export function isApproved(app: App): boolean {
-  return app.status === "approved";
-}
-
 export function isSuspended(app: App): boolean {
   return app.status === "suspended" || app.status === "rejected";
 }

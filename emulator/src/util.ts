@@ -27,10 +27,6 @@ export function escapeHtml(value: string): string {
   return value.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
 }
 
-export function isPositiveIntegerString(value: string): boolean {
-  return /^[1-9][0-9]{0,14}$/.test(value);
-}
-
 /** A small deterministic generator so fixtures are identical after every reset. */
 export function seededRandom(seed: number): () => number {
   let state = seed >>> 0 || 1;

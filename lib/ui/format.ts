@@ -8,15 +8,10 @@ export const STORE_TIME_ZONE = "Africa/Algiers";
 export const CURRENCY_LABEL = "DZD";
 
 const dateTime = new Intl.DateTimeFormat("en-GB", { timeZone: STORE_TIME_ZONE, dateStyle: "medium", timeStyle: "short" });
-const dateOnly = new Intl.DateTimeFormat("en-GB", { timeZone: STORE_TIME_ZONE, dateStyle: "medium" });
 const amount = new Intl.NumberFormat("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 });
 
 export function formatDateTime(value: Date): string {
   return dateTime.format(value);
-}
-
-export function formatDate(value: Date): string {
-  return dateOnly.format(value);
 }
 
 /**

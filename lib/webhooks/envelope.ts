@@ -20,8 +20,6 @@ export const ORDER_STATUS_EVENTS = {
 export type OrderStatusEventName = keyof typeof ORDER_STATUS_EVENTS;
 export type OrderEventName = "order.created" | OrderStatusEventName;
 
-export const KNOWN_EVENTS = ["order.created", ...Object.keys(ORDER_STATUS_EVENTS), "app.uninstalled", "webhook.verify"] as const;
-
 const envelopeSchema = z.object({
   id: z.string().regex(/^evt_[0-9a-fA-F]{1,120}$/, "must be evt_ followed by hex characters"),
   event: z.string().min(1).max(100),

@@ -15,7 +15,8 @@ import { describePlatformError } from "@/lib/ui/platform-messages";
  * the answer only when the first finishes), so copies in flight in this process are joined here as well.
  */
 
-const storeIdField = z.coerce.number().int().positive();
+/** As the form sent it: requireStore parses it once, exactly as it parses the id in a URL. */
+const storeIdField = z.string();
 const idempotencyKeyField = z
   .string()
   .regex(/^[A-Za-z0-9_\-:.]{1,64}$/, "This form is out of date: reload the page and try again.");
@@ -41,12 +42,12 @@ function categoriesPath(storeId: number): string {
  * unchanged after a 429, 5xx or lost answer, so a retry can replay safely.
  */
 async function writeToPlatform(
-  storeIdValue: number,
+  storeIdParam: string,
   idempotencyKey: string,
   values: Record<string, string>,
   write: (storeId: number) => Promise<string>,
 ): Promise<ActionState> {
-  const { storeId } = await requireStore(String(storeIdValue));
+  const { storeId } = await requireStore(storeIdParam);
   // The body is part of the key: only true copies are joined; a different body with a reused key is the platform's to refuse.
   const flightKey = `${storeId}:${idempotencyKey}:${JSON.stringify(values)}`;
   const running = inFlight.get(flightKey);
