@@ -16,5 +16,8 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     env: { NODE_ENV: "test" },
+    // Tests run in a random order so that one leaning on another's leftovers fails. The reporter prints the seed
+    // ("Running tests with seed ..."); VITEST_SEED=<seed> (or --sequence.seed=<seed>) replays that order.
+    sequence: { shuffle: true, seed: process.env.VITEST_SEED ? Number(process.env.VITEST_SEED) : undefined },
   },
 });

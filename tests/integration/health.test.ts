@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { sql } from "drizzle-orm";
+import { sql, TransactionRollbackError } from "drizzle-orm";
 import type { DatabaseHandle, Db } from "@/db/client";
 import { listAppliedMigrations } from "@/db/queries/health";
 import { checkHealth } from "@/app/api/health/check";
@@ -14,6 +14,18 @@ describe(`health (${databaseKind()})`, () => {
   afterAll(async () => {
     await handle?.close();
   });
+
+  /** A destructive change and its checks, inside a transaction rolled back after: the next test finds the database whole. */
+  async function rolledBack(check: (db: Db) => Promise<void>): Promise<void> {
+    try {
+      await handle.db.transaction(async (tx) => {
+        await check(tx as unknown as Db);
+        tx.rollback();
+      });
+    } catch (error) {
+      if (!(error instanceof TransactionRollbackError)) throw error;
+    }
+  }
 
   it("records every shipped migration once the database is migrated", async () => {
     const applied = await listAppliedMigrations(handle.db);
@@ -42,18 +54,22 @@ describe(`health (${databaseKind()})`, () => {
   });
 
   it("reports pending migrations when the release step has not run", async () => {
-    await handle.db.execute(
-      sql`delete from drizzle.__drizzle_migrations where created_at = (select max(created_at) from drizzle.__drizzle_migrations)`,
-    );
-    const { report } = await checkHealth(async () => handle.db);
-    expect(report).toEqual({ status: "error", checks: { database: "ok", migrations: "pending" } });
+    await rolledBack(async (db) => {
+      await db.execute(
+        sql`delete from drizzle.__drizzle_migrations where created_at = (select max(created_at) from drizzle.__drizzle_migrations)`,
+      );
+      const { report } = await checkHealth(async () => db);
+      expect(report).toEqual({ status: "error", checks: { database: "ok", migrations: "pending" } });
+    });
   });
 
   it("reports pending migrations on a database no migration ever touched", async () => {
-    await handle.db.execute(sql`drop schema drizzle cascade`);
-    expect(await listAppliedMigrations(handle.db)).toEqual([]);
-    const { report } = await checkHealth(async () => handle.db);
-    expect(report.checks.migrations).toBe("pending");
+    await rolledBack(async (db) => {
+      await db.execute(sql`drop schema drizzle cascade`);
+      expect(await listAppliedMigrations(db)).toEqual([]);
+      const { report } = await checkHealth(async () => db);
+      expect(report.checks.migrations).toBe("pending");
+    });
   });
 });
 

@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { and, count, eq } from "drizzle-orm";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { and, count, eq, sql } from "drizzle-orm";
 import type { DatabaseHandle } from "@/db/client";
 import { findInstall } from "@/db/queries/installs";
 import { findOrder, listStatusHistory } from "@/db/queries/orders";
@@ -26,6 +26,14 @@ describe(`order sync (${databaseKind()})`, () => {
     restoreLog = setLogSink(() => {});
     handle = await createTestDatabase();
     receiver = await startWebhookServer({ db: handle.db, secret: DEV_APP.webhookSecret });
+  });
+  // Every test starts from a fresh platform and an app that has installed 101-103 and synced nothing, so no test
+  // leans on what another left behind (the suite runs in a random order).
+  beforeEach(async () => {
+    await emulator?.close();
+    await handle.db.execute(
+      sql`truncate table installs, webhook_events, orders, order_items, order_status_history, order_sync_state, rate_buckets cascade`,
+    );
     emulator = await startEmulator({ port: 0, appUrl: receiver.url, dataFile: null, autoTick: false, quiet: true });
     options = { platform: { baseUrl: emulator.url } };
     for (const [storeId, storeName] of [
@@ -72,6 +80,7 @@ describe(`order sync (${databaseKind()})`, () => {
   });
 
   it("polls only from the mark on, and converges with the webhooks on the same rows", async () => {
+    await syncStoreOrders(handle.db, 101, { ...options, full: true });
     const placed = emulator.control.placeOrder(101);
     const result = await syncStoreOrders(handle.db, 101, options);
     expect(result.outcome).toBe("synced");
@@ -137,6 +146,8 @@ describe(`order sync (${databaseKind()})`, () => {
   });
 
   it("a pass over every store skips installs without orders:read and stores synced within the minute", async () => {
+    await syncStoreOrders(handle.db, 101, options);
+    await syncStoreOrders(handle.db, 102, options);
     const results = await syncAllStores(handle.db, { ...options, sourceFor: undefined, minIntervalMs: 50_000 });
     // 103 lacks orders:read, so it is not polled at all; 101 and 102 were synced moments ago.
     expect(results.map((result) => [result.storeId, result.outcome])).toEqual([
@@ -149,6 +160,9 @@ describe(`order sync (${databaseKind()})`, () => {
   });
 
   it("a refused poll is recorded on the store, releases the lease, and a dead token marks the install", async () => {
+    const shipped = emulator.control.placeOrder(102);
+    emulator.control.setOrderStatus(shipped.id, "shipped");
+    await syncStoreOrders(handle.db, 102, { ...options, full: true });
     emulator.control.uninstall(102);
     const result = await syncStoreOrders(handle.db, 102, options);
     expect(result.outcome).toBe("failed");

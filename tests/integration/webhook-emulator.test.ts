@@ -53,7 +53,9 @@ describe(`webhooks from the emulator's dispatcher (${databaseKind()})`, () => {
     expect((await listOrderItems(handle.db, 101, placed.id)).map((item) => item.productName)).toEqual(
       placed.items.map((item) => item.product_name),
     );
-    const created = emulator.ctx.state.deliveries.find((delivery) => delivery.event === "order.created");
+    const created = emulator.ctx.state.deliveries.find(
+      (delivery) => delivery.event === "order.created" && delivery.body.includes(`"id":${placed.id},`),
+    );
     expect(created?.state).toBe("succeeded");
 
     emulator.control.advanceClock(60);
@@ -133,19 +135,29 @@ describe(`webhooks from the emulator's dispatcher (${databaseKind()})`, () => {
   });
 
   it("an uninstall revokes the install: state recorded, token destroyed, data kept", async () => {
+    // A store of its own, so the other tests keep 101 installed whatever order they run in.
+    const minted = emulator.control.mintInstall(102);
+    await saveInstalledStores(handle.db, {
+      scopes: ["orders:read"],
+      stores: [{ storeId: 102, storeName: "Amina Maison", installId: minted.installId, accessToken: minted.accessToken }],
+    });
+    emulator.control.placeOrder(102);
     emulator.control.advanceClock(60);
-    emulator.control.uninstall(101);
+    await emulator.control.tick();
+    emulator.control.advanceClock(60);
+    emulator.control.uninstall(102);
     await emulator.control.tick();
 
-    const [row] = await handle.db.select().from(installs).where(eq(installs.storeId, 101));
+    const [row] = await handle.db.select().from(installs).where(eq(installs.storeId, 102));
     expect(row?.state).toBe("uninstalled");
     expect(row?.tokenCiphertext).toBeNull();
     expect(row?.uninstalledAt).not.toBeNull();
-    expect(await loadAccessToken(handle.db, 101)).toBeNull();
+    expect(await loadAccessToken(handle.db, 102)).toBeNull();
+    expect((await loadAccessToken(handle.db, 101))?.token).toBeTruthy();
     const notice = emulator.ctx.state.deliveries.find((delivery) => delivery.event === "app.uninstalled");
     expect(notice?.state).toBe("succeeded");
     // Orders stay for the retention period.
-    const [count] = await handle.db.execute<{ n: number }>(sql`select count(*)::int as n from orders where store_id = 101`).then(
+    const [count] = await handle.db.execute<{ n: number }>(sql`select count(*)::int as n from orders where store_id = 102`).then(
       (result) => (Array.isArray(result) ? result : (result as unknown as { rows: { n: number }[] }).rows),
     );
     expect(count?.n).toBeGreaterThan(0);

@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { count, eq } from "drizzle-orm";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { count, eq, sql } from "drizzle-orm";
 import type { DatabaseHandle } from "@/db/client";
 import { upsertOrder } from "@/db/queries/orders";
 import { acquireSyncLease } from "@/db/queries/sync-state";
@@ -46,6 +46,12 @@ describe(`retention after uninstall (${databaseKind()})`, () => {
 
   beforeAll(async () => {
     handle = await createTestDatabase();
+  });
+  // Each test starts from the same three stores: purging is what the tests do, so none may see another's purge.
+  beforeEach(async () => {
+    await handle.db.execute(
+      sql`truncate table installs, webhook_events, orders, order_items, order_status_history, order_sync_state, rate_buckets cascade`,
+    );
     await seedStore(1, { state: "uninstalled", uninstalledAt: new Date(NOW.getTime() - 31 * DAY) });
     await seedStore(2, { state: "uninstalled", uninstalledAt: new Date(NOW.getTime() - 10 * DAY) });
     // Uninstalled long ago, then installed again: the install is active and its data is kept.
@@ -74,6 +80,7 @@ describe(`retention after uninstall (${databaseKind()})`, () => {
   });
 
   it("the same store purged later, once its retention has run out", async () => {
+    expect((await purgeUninstalledStores(handle.db, { now: NOW })).storeIds).toEqual([1]);
     const result = await purgeUninstalledStores(handle.db, { now: new Date(NOW.getTime() + 21 * DAY) });
     expect(result.storeIds).toEqual([2]);
     expect(await rowsOf(2)).toEqual([0, 0, 0, 0, 0, 0]);
