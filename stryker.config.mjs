@@ -1,0 +1,53 @@
+// @ts-check
+/**
+ * Mutation testing of the security core (`npm run test:mutation`, scripts/mutation.ts). Stryker changes one
+ * operator, literal or condition at a time in the files below and runs the vitest tests that cover that line; a
+ * change no test notices ("survived") is a behaviour no test pins down.
+ *
+ * Each file must reach PER_FILE_MINIMUM in scripts/mutation.ts (Stryker's own `thresholds.break` is one global
+ * score, which a well-tested file can carry a weak one past).
+ *
+ * @type {import('@stryker-mutator/api/core').PartialStrykerOptions}
+ */
+const config = {
+  testRunner: "vitest",
+  plugins: ["@stryker-mutator/vitest-runner"],
+  vitest: { configFile: "vitest.config.ts", related: true },
+  // Each mutant runs only the tests that executed its line during the first (dry) run.
+  coverageAnalysis: "perTest",
+  mutate: [
+    "lib/webhooks/signature.ts",
+    "lib/webhooks/receive.ts",
+    "lib/crypto/token-cipher.ts",
+    "lib/oauth/pkce.ts",
+    "lib/oauth/authorize-url.ts",
+    "lib/oauth/callback.ts",
+    "lib/oauth/complete-install.ts",
+    "lib/oauth/token-response.ts",
+    "lib/platform/oauth.ts",
+    "lib/tenancy.ts",
+    "lib/session.ts",
+  ],
+  // Two cores are shared with the app, the emulator and the embedded databases the tests open.
+  concurrency: 1,
+  // Tests open embedded databases and an emulator: give a slow machine room before a mutant counts as a timeout.
+  timeoutMS: 60_000,
+  timeoutFactor: 3,
+  // The first run executes every related test file once with coverage; on a busy 2-core machine that is minutes.
+  dryRunTimeoutMinutes: 40,
+  // Re-runs only mutants whose code or covering tests changed since the last run. The cache lives under the
+  // ignored reports/ folder: a fresh clone always runs everything.
+  incremental: true,
+  incrementalFile: "reports/mutation/stryker-incremental.json",
+  reporters: ["clear-text", "progress", "html", "json"],
+  htmlReporter: { fileName: "reports/mutation/index.html" },
+  jsonReporter: { fileName: "reports/mutation/mutation.json" },
+  clearTextReporter: { allowColor: false, logTests: false },
+  thresholds: { high: 95, low: 90, break: null },
+  // The sandbox copy needs the sources and tests only, not builds, databases or reports.
+  ignorePatterns: [".next", ".next-*", ".data", "reports", "test-results", "playwright-report", "bench/results", "docs"],
+  tempDirName: ".stryker-tmp",
+  cleanTempDir: true,
+};
+
+export default config;
