@@ -12,12 +12,13 @@ const CODE_SHAPE = /^[0-9a-f]{64}$/i;
 /** A little tolerance for clocks of several app instances behind one load balancer. */
 const CLOCK_SKEW_MS = 60_000;
 
-const AUTHORIZE_ERRORS: Partial<Record<string, FailureReason>> = {
-  access_denied: "access_denied",
-  invalid_scope: "invalid_scope",
-  invalid_request: "invalid_request",
-  unsupported_response_type: "unsupported_response_type",
-};
+// A Map, not an object literal: `error` comes from the query string, and "constructor" must not find Object's.
+const AUTHORIZE_ERRORS = new Map<string, FailureReason>([
+  ["access_denied", "access_denied"],
+  ["invalid_scope", "invalid_scope"],
+  ["invalid_request", "invalid_request"],
+  ["unsupported_response_type", "unsupported_response_type"],
+]);
 
 function sameSecret(a: string, b: string): boolean {
   const left = Buffer.from(a, "utf8");
@@ -36,7 +37,7 @@ export function checkCallback(params: URLSearchParams, attempt: InstallAttempt |
   if (error !== null) {
     // An error answer changes nothing, but one carrying somebody else's state is a forgery, not a denial.
     if (state && attempt && !sameSecret(state, attempt.state)) return { ok: false, reason: "state_mismatch" };
-    return { ok: false, reason: AUTHORIZE_ERRORS[error] ?? "authorize_error" };
+    return { ok: false, reason: AUTHORIZE_ERRORS.get(error) ?? "authorize_error" };
   }
 
   if (!state) return { ok: false, reason: "missing_state" };

@@ -133,12 +133,13 @@ export function errorFromTokenResponse(status: number, headers: Headers, bodyTex
   });
 }
 
-const OAUTH_REASONS: Partial<Record<string, FailureReason>> = {
-  invalid_client: "invalid_client",
-  unsupported_grant_type: "unsupported_grant_type",
-  server_error: "server_error",
-  rate_limited: "rate_limited",
-};
+// A Map, not an object literal: the code comes from the platform's answer, and "constructor" must not find Object's.
+const OAUTH_REASONS = new Map<string, FailureReason>([
+  ["invalid_client", "invalid_client"],
+  ["unsupported_grant_type", "unsupported_grant_type"],
+  ["server_error", "server_error"],
+  ["rate_limited", "rate_limited"],
+]);
 
 /** The failure page for an error raised while finishing an install. Anything that is not a PlatformError happened
  *  in the app after the platform said yes (database, key configuration). */
@@ -150,7 +151,7 @@ export function failureReasonFor(error: unknown): FailureReason {
       return "network";
     case "oauth":
       if (error.code === "invalid_grant") return NO_STORE_DESCRIPTION.test(error.message) ? "no_store_installed" : "invalid_grant";
-      return OAUTH_REASONS[error.code] ?? (error.status !== null && error.status >= 500 ? "server_error" : "protocol");
+      return OAUTH_REASONS.get(error.code) ?? (error.status !== null && error.status >= 500 ? "server_error" : "protocol");
     case "protocol":
       if (error.code === "blocked") return "blocked";
       return error.status !== null && error.status >= 500 ? "server_error" : "protocol";

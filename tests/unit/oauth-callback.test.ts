@@ -65,4 +65,41 @@ describe("checkCallback", () => {
     });
     expect(checkCallback(params({ error: "access_denied", code, state: attempt.state }), attempt, NOW).ok).toBe(false);
   });
+
+  it("allows a minute of clock skew between instances for an attempt dated in the future, and no more", () => {
+    const ahead = (ms: number) => ({ ...attempt, startedAt: NOW + ms });
+    expect(checkCallback(params({ code, state: attempt.state }), ahead(60_000), NOW).ok).toBe(true);
+    expect(checkCallback(params({ code, state: attempt.state }), ahead(60_001), NOW)).toEqual({ ok: false, reason: "expired" });
+  });
+
+  it("takes only a code of exactly 64 hex characters, either case", () => {
+    const upper = "AB".repeat(32);
+    expect(checkCallback(params({ code: upper, state: attempt.state }), attempt, NOW)).toEqual({
+      ok: true,
+      code: upper,
+      codeVerifier: attempt.codeVerifier,
+    });
+    for (const shaped of [`x${code}`, `${code}x`, `${code}a`, code.slice(1), ` ${code}`]) {
+      expect(checkCallback(params({ code: shaped, state: attempt.state }), attempt, NOW)).toEqual({ ok: false, reason: "missing_code" });
+    }
+  });
+
+  it("reports an error answer as such when no attempt is in progress, whatever state it carries", () => {
+    expect(checkCallback(params({ error: "access_denied", state: "anything" }), null, NOW)).toEqual({ ok: false, reason: "access_denied" });
+    expect(checkCallback(params({ error: "access_denied", state: "" }), attempt, NOW)).toEqual({ ok: false, reason: "access_denied" });
+    // An empty error is still an error answer: no code is exchanged.
+    expect(checkCallback(params({ error: "", code, state: attempt.state }), attempt, NOW)).toEqual({ ok: false, reason: "authorize_error" });
+    // A name inherited by every object is not one of the mapped errors.
+    expect(checkCallback(params({ error: "constructor", state: attempt.state }), attempt, NOW)).toEqual({
+      ok: false,
+      reason: "authorize_error",
+    });
+  });
+
+  it("uses the current time when none is given", () => {
+    const fresh = { ...attempt, startedAt: Date.now() };
+    expect(checkCallback(params({ code, state: fresh.state }), fresh).ok).toBe(true);
+    const stale = { ...attempt, startedAt: Date.now() - 11 * 60_000 };
+    expect(checkCallback(params({ code, state: stale.state }), stale)).toEqual({ ok: false, reason: "expired" });
+  });
 });
