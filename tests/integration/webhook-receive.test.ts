@@ -120,6 +120,19 @@ describe(`webhook receiver (${databaseKind()})`, () => {
     ]);
   });
 
+  it("records a well-formed X-SVC-Delivery id with the event, and none for a malformed one", async () => {
+    const deliveredWith = async (deliveryId: string) => {
+      const envelope = sampleEnvelope("webhook.verify");
+      const signed = signDelivery(envelope, SECRET, { deliveryId });
+      expect((await post(new Uint8Array(signed.body), signed.headers)).status).toBe(200);
+      return (await findEvent(handle.db, String(envelope.id)))?.deliveryId;
+    };
+    expect(await deliveredWith("dlv_01:a-b.c")).toBe("dlv_01:a-b.c");
+    expect(await deliveredWith("d".repeat(200))).toBe("d".repeat(200));
+    expect(await deliveredWith("d".repeat(201))).toBeNull();
+    expect(await deliveredWith("dlv 1")).toBeNull();
+  });
+
   it("acknowledges webhook.verify and unknown events, recording their ids", async () => {
     const verify = sampleEnvelope("webhook.verify");
     expect((await deliver(verify)).json).toEqual({ ok: true, duplicate: false, effect: "verified" });

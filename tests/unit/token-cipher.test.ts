@@ -89,4 +89,47 @@ describe("token cipher", () => {
     expect(keyRing(keyA, [keyA, keyB]).previous.map((key) => key.id)).toEqual([tokenKeyFromBase64(keyB).id]);
     expect(codeOf(() => tokenKeyFromBase64(randomBytes(16).toString("base64")))).toBe("bad_key");
   });
+
+  it("opens a fixed vector sealed outside this code base, and derives its documented key id", () => {
+    // Computed with Python's `cryptography` (AESGCM) and `openssl dgst -sha256`, not with this module:
+    //   key = bytes 0..31, iv = bytes 100..111, associated data "install-token:store:101",
+    //   id = "k_" + first 16 hex of sha256("token-key-id:" + key).
+    const key = "AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8=";
+    const sealed = { ciphertext: "ZGVmZ2hpamtsbW5vO229FhK2OvdIBwCevwYekjDGaPhcs2A8gpG4BpiBOufo", keyId: "k_2667ee34e00b8a6a" };
+    expect(tokenKeyFromBase64(key).id).toBe(sealed.keyId);
+    expect(decryptToken(sealed, keyRing(key), "install-token:store:101")).toBe("svcpk_live_vector");
+    expect(decryptToken(sealed, keyRing(keyA, [keyB, key]), tokenContext(101))).toBe("svcpk_live_vector");
+  });
+
+  it("refuses a key id that is in no slot of the ring, even with previous keys configured", () => {
+    const keyC = randomBytes(32).toString("base64");
+    const sealed = encryptToken(TOKEN, keyRing(keyA), context);
+    expect(codeOf(() => decryptToken(sealed, keyRing(keyB, [keyC]), context))).toBe("unknown_key");
+    // The id decides which key is tried: a known id on a ciphertext sealed by another key fails authentication.
+    expect(codeOf(() => decryptToken({ ...sealed, keyId: tokenKeyFromBase64(keyC).id }, keyRing(keyB, [keyC]), context))).toBe(
+      "authentication_failed",
+    );
+  });
+
+  it("calls too short to hold iv, tag and one byte malformed, and tries anything longer", () => {
+    const ring = keyRing(keyA);
+    const sealed = (bytes: number) => ({ ciphertext: randomBytes(bytes).toString("base64"), keyId: ring.current.id });
+    expect(codeOf(() => decryptToken(sealed(12 + 16), ring, context))).toBe("malformed");
+    expect(codeOf(() => decryptToken(sealed(12 + 16 + 1), ring, context))).toBe("authentication_failed");
+  });
+
+  it("takes only 32-byte keys, and its errors say what is wrong without the secret", () => {
+    for (const bytes of [0, 16, 31, 33, 64]) {
+      expect(codeOf(() => tokenKeyFromBase64(randomBytes(bytes).toString("base64")))).toBe("bad_key");
+    }
+    const error = (() => {
+      try {
+        tokenKeyFromBase64(randomBytes(31).toString("base64"));
+      } catch (caught) {
+        return caught as Error;
+      }
+    })();
+    expect(error?.name).toBe("TokenCipherError");
+    expect(error?.message).toMatch(/32 bytes, base64/);
+  });
 });

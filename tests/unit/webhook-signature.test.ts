@@ -87,4 +87,46 @@ describe("webhook signature", () => {
     const headers = signatureHeaders(SECRET, BODY, Number(T));
     expect(headers).toEqual({ "x-svc-timestamp": T, "x-svc-signature": `t=${T},v1=${V1}` });
   });
+
+  it("takes the HMAC only from v1: a valid one under another scheme's key is not a signature", () => {
+    expect(check({ header: `t=${T},v0=${V1}` })).toEqual({ ok: false, reason: "malformed_signature" });
+    expect(check({ header: `t=${T},V1=${V1}` })).toEqual({ ok: false, reason: "malformed_signature" });
+    expect(check({ header: `t=${T},v1x=${V1}` })).toEqual({ ok: false, reason: "malformed_signature" });
+  });
+
+  it("takes a v1 of exactly 64 lowercase hex characters, nothing around them", () => {
+    for (const candidate of [`x${V1}`, `${V1}x`, `${V1}0`, `${V1} ${V1}`]) {
+      expect(check({ header: `t=${T},v1=${candidate}` })).toEqual({ ok: false, reason: "malformed_signature" });
+    }
+  });
+
+  it("refuses an empty or key-less part of the header, and reads spaces around parts and values", () => {
+    expect(check({ header: `t=${T},,v1=${V1}` })).toEqual({ ok: false, reason: "malformed_signature" });
+    expect(check({ header: `t=${T},=${V1},v1=${V1}` })).toEqual({ ok: false, reason: "malformed_signature" });
+    expect(check({ header: `t=${T},v1` })).toEqual({ ok: false, reason: "malformed_signature" });
+    expect(check({ header: ` t = ${T} , v1 = ${V1} ` }).ok).toBe(true);
+  });
+
+  it("accepts a matching v1 wherever it stands among the others, malformed ones included", () => {
+    expect(check({ header: `t=${T},v1=${V1},v1=${"0".repeat(64)}` }).ok).toBe(true);
+    expect(check({ header: `t=${T},v1=garbage,v1=${V1}` }).ok).toBe(true);
+    expect(check({ header: `t=${T},v1=${V1},v1=garbage` }).ok).toBe(true);
+    expect(check({ header: `t=${T},v1=garbage,v1=${"0".repeat(64)}` })).toEqual({ ok: false, reason: "signature_mismatch" });
+  });
+
+  it("takes timestamps of 1 to 12 decimal digits only, in both headers", () => {
+    for (const t of ["", "x1767225600", "1767225600x", "1".repeat(13), " 1767225600"]) {
+      expect(check({ header: `t=${t},v1=${V1}`, timestampHeader: t || "1" })).toEqual({ ok: false, reason: "malformed_timestamp" });
+    }
+    expect(check({ timestampHeader: `${T}x` })).toEqual({ ok: false, reason: "malformed_timestamp" });
+    expect(check({ timestampHeader: "1".repeat(13) })).toEqual({ ok: false, reason: "malformed_timestamp" });
+  });
+
+  it("applies a tolerance given by the caller instead of the platform's 5 minutes", () => {
+    const at = (offsetSeconds: number) => new Date((Number(T) + offsetSeconds) * 1000);
+    expect(check({ now: at(10), toleranceSeconds: 10 }).ok).toBe(true);
+    expect(check({ now: at(11), toleranceSeconds: 10 })).toEqual({ ok: false, reason: "timestamp_out_of_tolerance" });
+    // Sub-second skew counts: 300.5 s is past the 300.
+    expect(check({ now: new Date(Number(T) * 1000 + 300_500) })).toEqual({ ok: false, reason: "timestamp_out_of_tolerance" });
+  });
 });
