@@ -71,4 +71,18 @@ describe("buildAuthorizeUrl", () => {
     expect(new URL(buildAuthorizeUrl(input)).searchParams.has("scope")).toBe(false);
     expect(new URL(buildAuthorizeUrl({ ...input, scopes: [] })).searchParams.has("scope")).toBe(false);
   });
+
+  it("drops every trailing slash of the configured auth URL", () => {
+    const url = new URL(buildAuthorizeUrl({ ...input, authUrl: "https://auth.example.com/base//" }));
+    expect(url.pathname).toBe("/base/oauth/apps/authorize");
+  });
+});
+
+describe("startInstallAttempt's clock", () => {
+  it("dates the attempt now when no time is given", async () => {
+    const before = Date.now();
+    const { attempt } = await startInstallAttempt();
+    expect(attempt.startedAt).toBeGreaterThanOrEqual(before);
+    expect(attempt.startedAt).toBeLessThanOrEqual(Date.now());
+  });
 });
