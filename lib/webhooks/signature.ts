@@ -38,7 +38,8 @@ const TIMESTAMP = /^[0-9]{1,12}$/;
 const HEX_SHA256 = /^[0-9a-f]{64}$/;
 
 export function computeSignature(secret: string, timestamp: string, rawBody: Uint8Array): string {
-  return createHmac("sha256", secret).update(`${timestamp}.`, "utf8").update(rawBody).digest("hex");
+  // Strings go in as UTF-8 (Node's default for update() and Buffer.from()).
+  return createHmac("sha256", secret).update(`${timestamp}.`).update(rawBody).digest("hex");
 }
 
 /** The header pair a sender puts on a request (the trigger tool, the bench and tests sign with it). */
@@ -83,13 +84,13 @@ export function verifySignature(input: VerifySignatureInput): SignatureCheck {
   const skew = Math.abs(input.now.getTime() / 1000 - timestamp);
   if (skew > tolerance) return { ok: false, reason: "timestamp_out_of_tolerance" };
 
-  const expected = Buffer.from(computeSignature(input.secret, parsed.t, input.rawBody), "utf8");
+  const expected = Buffer.from(computeSignature(input.secret, parsed.t, input.rawBody));
   let matched = false;
   for (const candidate of parsed.v1) {
     // Only well-formed candidates reach the comparison, so both buffers have the same length (a length check
     // would otherwise leak nothing secret either: the expected length is public).
     if (!HEX_SHA256.test(candidate)) continue;
-    if (timingSafeEqual(expected, Buffer.from(candidate, "utf8"))) matched = true;
+    if (timingSafeEqual(expected, Buffer.from(candidate))) matched = true;
   }
   if (!matched) {
     const anyWellFormed = parsed.v1.some((candidate) => HEX_SHA256.test(candidate));

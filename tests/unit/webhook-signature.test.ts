@@ -86,6 +86,8 @@ describe("webhook signature", () => {
   it("produces headers its own check accepts", () => {
     const headers = signatureHeaders(SECRET, BODY, Number(T));
     expect(headers).toEqual({ "x-svc-timestamp": T, "x-svc-signature": `t=${T},v1=${V1}` });
+    // A fractional time is signed as its whole second, as the platform writes it.
+    expect(signatureHeaders(SECRET, BODY, Number(T) + 0.9)).toEqual(headers);
   });
 
   it("takes the HMAC only from v1: a valid one under another scheme's key is not a signature", () => {
