@@ -77,7 +77,8 @@ export async function exchangeCode(
       signal: AbortSignal.timeout(client.timeoutMs ?? 15_000),
     });
   } catch (error) {
-    const timedOut = error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError");
+    // AbortSignal.timeout() is the only abort here, and it rejects with a TimeoutError.
+    const timedOut = error instanceof Error && error.name === "TimeoutError";
     throw new PlatformError({
       kind: "network",
       status: null,

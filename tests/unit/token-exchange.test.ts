@@ -2,7 +2,8 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { setLogSink } from "@/lib/log";
-import { APP_USER_AGENT, exchangeCode, type OAuthClient } from "@/lib/platform/oauth";
+import { env } from "@/lib/env";
+import { APP_USER_AGENT, exchangeCode, oauthClientFromEnv, type OAuthClient } from "@/lib/platform/oauth";
 import { PlatformError } from "@/lib/platform/errors";
 
 /**
@@ -123,5 +124,16 @@ describe("exchangeCode", () => {
     await new Promise((resolve) => closed.close(resolve));
     const unreachable = await refusal(exchangeCode(client({ authUrl: `http://127.0.0.1:${port}` }), grant));
     expect([unreachable.kind, unreachable.code, unreachable.message]).toEqual(["network", "unreachable", "The token endpoint could not be reached"]);
+  });
+
+  it("is configured from the environment, with the callback route as its redirect URI", () => {
+    expect(oauthClientFromEnv()).toEqual({
+      authUrl: env.SVC_AUTH_URL,
+      clientId: env.SVC_CLIENT_ID,
+      clientSecret: env.SVC_CLIENT_SECRET,
+      redirectUri: `${env.APP_URL}/oauth/callback`,
+      scopes: env.SVC_SCOPES,
+      userAgent: APP_USER_AGENT,
+    });
   });
 });
