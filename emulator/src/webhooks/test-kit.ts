@@ -26,18 +26,27 @@ export type Receiver = {
 const answerOk = (): Answer => ({ status: 200, body: "ok" });
 
 export async function startReceiver(): Promise<Receiver> {
+  // Bumped by clear(): a request that began before it (say, one its sender gave up on, still arriving on a loaded
+  // machine) belongs to the previous test and is not recorded for the next.
+  let generation = 0;
   const receiver: Omit<Receiver, "origin" | "close"> = {
     requests: [],
     answer: answerOk,
     clear: () => {
+      generation += 1;
       receiver.requests.length = 0;
       receiver.answer = answerOk;
     },
   };
   const server = createServer((req, res) => {
+    const startedIn = generation;
     const chunks: Buffer[] = [];
     req.on("data", (chunk: Buffer) => chunks.push(chunk));
     req.on("end", () => {
+      if (startedIn !== generation) {
+        res.writeHead(200).end("ok");
+        return;
+      }
       const request = { method: req.method ?? "", path: req.url ?? "", headers: req.headers, body: Buffer.concat(chunks) };
       receiver.requests.push(request);
       const answer = receiver.answer(request);
