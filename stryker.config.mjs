@@ -24,7 +24,7 @@ const config = {
     "lib/oauth/callback.ts",
     "lib/oauth/complete-install.ts",
     "lib/oauth/token-response.ts",
-    "lib/platform/oauth.ts",
+    "lib/oauth/token-client.ts",
     "lib/tenancy.ts",
     "lib/session.ts",
   ],

@@ -5,7 +5,8 @@ import type { Db } from "@/db/client";
 import { setLogSink } from "@/lib/log";
 import { completeInstall } from "@/lib/oauth/complete-install";
 import type { InstallAttempt } from "@/lib/oauth/pkce";
-import { APP_USER_AGENT, type OAuthClient } from "@/lib/platform/oauth";
+import type { OAuthClient } from "@/lib/oauth/token-client";
+import { APP_USER_AGENT } from "@/lib/platform";
 
 /**
  * The callback's refusals, where nothing may be written: the database handed in fails the test if anything touches

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { errorFromTokenResponse, failureReasonFor, parseTokenSuccess } from "@/lib/oauth/token-response";
-import { PlatformError, type PlatformErrorKind } from "@/lib/platform/errors";
+import { PlatformError, type PlatformErrorKind } from "@/lib/platform";
 
 /**
  * The token endpoint's answers at their edges: what a success body may and may not hold, how an error answer's

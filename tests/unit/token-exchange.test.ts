@@ -3,8 +3,9 @@ import type { AddressInfo } from "node:net";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { setLogSink } from "@/lib/log";
 import { env } from "@/lib/env";
-import { APP_USER_AGENT, exchangeCode, oauthClientFromEnv, type OAuthClient } from "@/lib/platform/oauth";
-import { PlatformError } from "@/lib/platform/errors";
+import { exchangeCode, oauthClientFromEnv, type OAuthClient } from "@/lib/oauth/token-client";
+import { APP_USER_AGENT } from "@/lib/platform";
+import { PlatformError } from "@/lib/platform";
 
 /**
  * The token request over real HTTP against a small local server standing in for the token endpoint: what is sent,
