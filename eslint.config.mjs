@@ -34,7 +34,7 @@ const config = [
   ...nextCoreWebVitals,
   ...nextTypescript,
   {
-    ignores: [".next/**", ".next-*/**", ".data/**", "node_modules/**", "test-results/**", "playwright-report/**", ".stryker-tmp/**", "reports/**", "next-env.d.ts"],
+    ignores: [".next/**", ".next-*/**", "bench/reference/.next*/**", "bench/reference/next-env.d.ts", ".data/**", "node_modules/**", "test-results/**", "playwright-report/**", ".stryker-tmp/**", "reports/**", "next-env.d.ts"],
   },
   {
     rules: {

@@ -1,10 +1,14 @@
 /**
- * `npm run bench`: builds the app once into .next-bench, runs every benchmark in turn, prints its figures and
- * writes them into the README between the bench markers. Loopback traffic only, bounded in count and time.
+ * `npm run bench`: builds the app into .next-bench and the reference app (bench/reference: an empty App Router app
+ * on the same next, react and postgres) into bench/reference/.next-bench, runs every benchmark in turn, prints its
+ * figures and writes them into the README between the bench markers. Targets are ratios to the reference measured
+ * in the same run, because absolute times on a shared machine move from run to run. Loopback traffic only.
  */
 import { spawn } from "node:child_process";
 import { readFile, writeFile } from "node:fs/promises";
 import os from "node:os";
+import path from "node:path";
+import { REFERENCE_DIR } from "./support";
 import type { BenchResult } from "./types";
 
 type Bench = { name: string; run: () => Promise<BenchResult> };
@@ -13,24 +17,39 @@ const BENCHES: Bench[] = [
   { name: "API client pacing", run: async () => (await import("./pacing")).benchPacing() },
   { name: "webhook receiver", run: async () => (await import("./webhooks")).benchWebhooks() },
   { name: "orders page", run: async () => (await import("./orders-page")).benchOrdersPage() },
-  { name: "first-load JavaScript", run: async () => (await import("./first-load-js")).benchFirstLoadJs(".next-bench") },
+  { name: "first-load JavaScript", run: async () => (await import("./first-load-js")).benchFirstLoadJs() },
 ];
 
 const only = process.argv.slice(2).filter((arg) => !arg.startsWith("-"));
 const skipBuild = process.argv.includes("--no-build");
 
-function build(): Promise<void> {
+function build(label: string, args: string[], distDir: string | null): Promise<void> {
   return new Promise((resolve, reject) => {
-    console.log("▶ building the app for the benchmarks (next build → .next-bench) …");
-    const child = spawn("npx", ["next", "build"], {
+    console.log(`▶ building ${label} …`);
+    const env: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1" };
+    if (distDir) env.NEXT_DIST_DIR = distDir;
+    else delete env.NEXT_DIST_DIR;
+    const child = spawn(process.execPath, [path.join("node_modules", "next", "dist", "bin", "next"), "build", ...args], {
       stdio: ["ignore", "inherit", "inherit"],
-      env: { ...process.env, NEXT_DIST_DIR: ".next-bench", NODE_ENV: "production" },
+      env,
     });
-    child.on("exit", (code) => (code === 0 ? resolve() : reject(new Error(`next build exited with ${code}`))));
+    child.on("exit", (code) => (code === 0 ? resolve() : reject(new Error(`next build of ${label} exited with ${code}`))));
   });
 }
 
-async function writeReadme(results: BenchResult[]): Promise<void> {
+async function buildAll(): Promise<void> {
+  await build("the app (→ .next-bench)", [], ".next-bench");
+  // Its own folder and config: the reference shares only node_modules with the app.
+  await build("the reference app (bench/reference → bench/reference/.next-bench)", [REFERENCE_DIR], null);
+}
+
+/** How busy the machine was: the benchmarks share it, so the README says so beside the figures. */
+function machineLoad(): string {
+  const [one, five] = os.loadavg();
+  return `load average ${one!.toFixed(1)} (1 min) / ${five!.toFixed(1)} (5 min) on ${os.cpus().length} cores`;
+}
+
+async function writeReadme(results: BenchResult[], loadAtStart: string, loadAtEnd: string): Promise<void> {
   const readme = await readFile("README.md", "utf8");
   const start = "<!-- bench:start -->";
   const end = "<!-- bench:end -->";
@@ -40,10 +59,10 @@ async function writeReadme(results: BenchResult[]): Promise<void> {
     console.warn("README.md has no bench markers; figures not written.");
     return;
   }
-  const machine = `${os.cpus().length} cores, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}, ${new Date().toISOString().slice(0, 10)}`;
+  const machine = `${os.cpus().length} cores (${os.cpus()[0]?.model.trim() ?? "unknown CPU"}), ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}, ${new Date().toISOString().slice(0, 10)}`;
   const body = [
     start,
-    `_Measured by \`npm run bench\` on ${machine}._`,
+    `_Measured by \`npm run bench\` on ${machine}. Machine load: ${loadAtStart} before the run, ${loadAtEnd} after it._`,
     "",
     ...results.flatMap((result) => [`**${result.title}**`, "", ...result.lines.map((line) => `- ${line}`), ""]),
     end,
@@ -54,7 +73,8 @@ async function writeReadme(results: BenchResult[]): Promise<void> {
 
 async function main(): Promise<void> {
   const selected = only.length ? BENCHES.filter((bench) => only.some((name) => bench.name.includes(name))) : BENCHES;
-  if (!skipBuild) await build();
+  const loadAtStart = machineLoad();
+  if (!skipBuild) await buildAll();
   const results: BenchResult[] = [];
   let failed = false;
   for (const bench of selected) {
@@ -70,7 +90,8 @@ async function main(): Promise<void> {
       console.error(`  ✗ ${bench.name} failed: ${error instanceof Error ? error.message : String(error)}`);
     }
   }
-  if (results.length === BENCHES.length) await writeReadme(results);
+  console.log(`\nmachine load: ${loadAtStart} before, ${machineLoad()} after`);
+  if (results.length === BENCHES.length) await writeReadme(results, loadAtStart, machineLoad());
   else if (results.length) console.log("\n(figures not written to README.md: only a complete run updates it)");
   if (failed) process.exit(1);
 }

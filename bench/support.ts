@@ -53,13 +53,45 @@ export function productionEnv(databaseUrl: string, port: number): NodeJS.Process
   };
 }
 
+const NEXT_BIN = path.join(process.cwd(), "node_modules", "next", "dist", "bin", "next");
+
+/** The bench's reference app (bench/reference): empty App Router app on the same versions, built apart. */
+export const REFERENCE_DIR = path.join("bench", "reference");
+
 /** `next start` of the benchmark build on 127.0.0.1:port. */
-export function startNext(databaseUrl: string, port: number): ChildProcess {
-  const nextBin = path.join(process.cwd(), "node_modules", "next", "dist", "bin", "next");
-  return spawn(process.execPath, [nextBin, "start", "-p", String(port), "-H", "127.0.0.1"], {
-    env: productionEnv(databaseUrl, port),
+export function startNext(databaseUrl: string, port: number, env: Record<string, string> = {}): ChildProcess {
+  return spawn(process.execPath, [NEXT_BIN, "start", "-p", String(port), "-H", "127.0.0.1"], {
+    env: { ...productionEnv(databaseUrl, port), ...env },
     stdio: ["ignore", "ignore", "inherit"],
   });
+}
+
+/** `next start` of the reference app (its own build folder, bench/reference/.next-bench). */
+export function startReference(databaseUrl: string, port: number): ChildProcess {
+  const env = productionEnv(databaseUrl, port);
+  delete env.NEXT_DIST_DIR;
+  return spawn(process.execPath, [NEXT_BIN, "start", REFERENCE_DIR, "-p", String(port), "-H", "127.0.0.1"], {
+    env,
+    stdio: ["ignore", "ignore", "inherit"],
+  });
+}
+
+/** Polls until `url` answers one of `statuses` (the server is up and routing), or fails after timeoutMs. */
+export async function waitForStatus(
+  url: string,
+  child: ChildProcess,
+  statuses: number[],
+  init: RequestInit = {},
+  timeoutMs = 90_000,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`server for ${url} exited with ${child.exitCode} before answering`);
+    const status = await fetch(url, init).then((response) => response.status).catch(() => 0);
+    if (statuses.includes(status)) return;
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  throw new Error(`no answer ${statuses.join("/")} from ${url} within ${timeoutMs / 1000} s`);
 }
 
 export function stopProcess(child: ChildProcess | null): Promise<void> {
