@@ -35,6 +35,11 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
     const client = postgres(options.url, {
       max: options.maxConnections ?? 10,
       onnotice: () => {},
+      // Outage behaviour. postgres.js 3.4.9 waits between reconnects with a backoff shared by the whole pool that
+      // grows to 20 s, so queries queued while the server was down kept waiting long after it came back: a short
+      // fixed pause instead. A connect that hangs (an unreachable host) is given up after 2 s, not 30.
+      backoff: () => 0.1 + Math.random() * 0.1,
+      connect_timeout: 2,
       // Timestamps are parsed by drizzle; bigint ids stay exact as strings until drizzle maps them.
       connection: { application_name: "store-app-starter" },
     });
@@ -113,6 +118,48 @@ export function redactUrl(url: string): string {
   } catch {
     return "(unparseable database URL)";
   }
+}
+
+/** The database did not answer within the caller's deadline (a dead server, or every connection busy). */
+export class DatabaseDeadlineError extends Error {
+  constructor(ms: number) {
+    super(`the database did not answer within ${ms} ms`);
+    this.name = "DatabaseDeadlineError";
+  }
+}
+
+/**
+ * A parameterised statement run straight on the driver, no query builder: for the few hot paths (the webhook
+ * receiver) where building the query costs more than running it. postgres.js prepares it once per connection.
+ * With a deadline, a statement still waiting for a connection when it passes is withdrawn from the pool's queue
+ * (it never runs later) and one already sent is cancelled on the server; either way the caller gets a
+ * DatabaseDeadlineError at the deadline, never later.
+ */
+export type RawQuery = <T>(text: string, params: unknown[], options?: { deadlineMs?: number }) => Promise<T[]>;
+
+export function rawQuery(db: Db): RawQuery {
+  const client = (db as unknown as { $client: unknown }).$client;
+  if (client instanceof PGlite) {
+    // In-process: there is no connection to wait for, so no deadline to keep.
+    return async <T>(text: string, params: unknown[]) => (await client.query<T>(text, params)).rows;
+  }
+  const sql = client as postgres.Sql;
+  return <T>(text: string, params: unknown[], options: { deadlineMs?: number } = {}) => {
+    const query = sql.unsafe(text, params as postgres.ParameterOrJSON<never>[]);
+    const { deadlineMs } = options;
+    if (!deadlineMs) return query as unknown as Promise<T[]>;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const deadline = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        // Withdraw it only while it has not been sent (queued, or waiting for its connection to open): postgres.js
+        // then never runs it. One already sent is left to the server (it commits or not, both fine for callers
+        // that retry); cancelling it would need a fresh connection, whose failure postgres.js leaves unhandled.
+        if (!(query as unknown as { state: unknown }).state) query.cancel();
+        reject(new DatabaseDeadlineError(deadlineMs));
+      }, deadlineMs);
+    });
+    return Promise.race([query as unknown as Promise<T[]>, deadline]).finally(() => clearTimeout(timer));
+  };
 }
 
 /** Rows of a raw `db.execute()`: postgres.js returns an array, PGlite `{ rows }`. */

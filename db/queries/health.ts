@@ -1,14 +1,20 @@
 import { sql } from "drizzle-orm";
-import { rowsOf, type DbOrTx } from "@/db/client";
+import { rawQuery, rowsOf, type Db, type DbOrTx } from "@/db/client";
 
 /** drizzle's bookkeeping table (drizzle-orm's pg migrator defaults): one row per applied migration. */
 const MIGRATIONS_TABLE = "drizzle.__drizzle_migrations";
 
 export type AppliedMigration = { hash: string; createdAt: number };
 
-/** Round trip to the database; throws when it cannot answer. */
-export async function pingDatabase(db: DbOrTx): Promise<void> {
-  await db.execute(sql`select 1`);
+/**
+ * Round trip to the database; throws when it cannot answer. With a deadline, a ping still waiting for a connection
+ * when it passes is withdrawn from the pool's queue instead of lingering there (a probe every few seconds against
+ * a dead pool would otherwise pile up).
+ */
+export async function pingDatabase(db: Db, options: { deadlineMs?: number } = {}): Promise<void> {
+  const client = (db as unknown as { $client?: { unsafe?: unknown } }).$client;
+  if (options.deadlineMs && typeof client?.unsafe === "function") await rawQuery(db)("select 1", [], options);
+  else await db.execute(sql`select 1`);
 }
 
 /**

@@ -1,12 +1,13 @@
-import type { DbOrTx } from "@/db/client";
+import { rawQuery, type Db, type DbOrTx } from "@/db/client";
 import { findInstall, markInstallUninstalled } from "@/db/queries/installs";
-import { upsertOrder } from "@/db/queries/orders";
+import { applyOrderEvent } from "@/db/queries/order-events";
 import type { Logger } from "@/lib/log";
 import type { WebhookEvent } from "./envelope";
 
 /**
- * What each event does to the app's data. Called inside the transaction that recorded the event id, so an
- * effect and its id commit together or not at all.
+ * What each event does to the app's data. Order events (nearly all the traffic) are claimed and applied in one
+ * statement (applyOrderWebhook); the others are called inside the transaction that recorded the event id
+ * (applyEvent). Either way an effect and its id commit together or not at all.
  */
 
 export type EventEffect =
@@ -28,23 +29,45 @@ export type ApplyContext = {
   installState?: string | null;
 };
 
-export async function applyEvent(tx: DbOrTx, event: WebhookEvent, context: ApplyContext): Promise<EventEffect> {
+export type OrderWebhookEvent = Extract<WebhookEvent, { kind: "order" }>;
+
+/** An order event, claimed and applied in one round trip; duplicate when its id was seen before. */
+export async function applyOrderWebhook(
+  db: Db,
+  event: OrderWebhookEvent,
+  context: { logger: Logger; deliveryId: string | null; deadlineMs: number },
+): Promise<{ duplicate: true } | { duplicate: false; effect: EventEffect }> {
+  const result = await applyOrderEvent(
+    rawQuery(db),
+    {
+      eventId: event.id,
+      event: event.event,
+      storeId: event.storeId,
+      deliveryId: context.deliveryId,
+      order: event.order,
+      status: event.status,
+      previousStatus: event.previousStatus,
+    },
+    { deadlineMs: context.deadlineMs },
+  );
+  if (!result.claimed) return { duplicate: true };
+  if (!result.installed) {
+    context.logger.warn("webhook for a store without an install; acknowledged, not stored", { storeId: event.storeId });
+    return { duplicate: false, effect: "no_install" };
+  }
+  const effect = result.outcome === "inserted" ? "order_inserted" : result.outcome === "updated" ? "order_updated" : "order_stale";
+  return { duplicate: false, effect };
+}
+
+export async function applyEvent(
+  tx: DbOrTx,
+  event: Exclude<WebhookEvent, OrderWebhookEvent>,
+  context: ApplyContext,
+): Promise<EventEffect> {
   const { logger } = context;
   const hasInstall = async () =>
     context.installState !== undefined ? context.installState !== null : (await findInstall(tx, event.storeId)) !== null;
   switch (event.kind) {
-    case "order": {
-      if (!(await hasInstall())) {
-        logger.warn("webhook for a store without an install; acknowledged, not stored", { storeId: event.storeId });
-        return "no_install";
-      }
-      const result = await upsertOrder(tx, event.storeId, event.order, {
-        eventId: event.id,
-        previousStatus: event.previousStatus,
-        status: event.status,
-      });
-      return result.outcome === "inserted" ? "order_inserted" : result.outcome === "updated" ? "order_updated" : "order_stale";
-    }
     case "app.uninstalled": {
       if (!(await hasInstall())) return "no_install";
       const changed = await markInstallUninstalled(tx, event.storeId, event.uninstalledAt);

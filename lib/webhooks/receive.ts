@@ -1,16 +1,22 @@
-import type { Db } from "@/db/client";
+import { DatabaseDeadlineError, type Db } from "@/db/client";
 import { claimEvent } from "@/db/queries/webhook-events";
 import { log as rootLogger, type Logger } from "@/lib/log";
 import { readLimitedBody, WEBHOOK_MAX_BODY_BYTES } from "./body";
 import { parseEnvelope } from "./envelope";
-import { applyEvent, type EventEffect } from "./handlers";
+import { applyEvent, applyOrderWebhook, type EventEffect } from "./handlers";
 import { verifySignature } from "./signature";
 
 /**
  * The webhook receiver without Next: the route hands it the Request, tests and the bench call it directly.
  * Order of checks: size, signature (on the raw bytes), envelope, then one transaction that claims the event id
- * and applies the effect. Nothing is stored before the signature passes, and 2xx is answered only after commit:
- * if the database fails, the platform's retry brings the event back.
+ * and applies the effect (for order events, the hot path, a single statement). Nothing is stored before the
+ * signature passes, and 2xx is answered only after commit: if the database fails, the platform's retry brings the
+ * event back.
+ *
+ * A dead database must not hold deliveries open (the platform gives up on an answer after 10 s and counts it as a
+ * failure, and held requests pile up): the database part has DATABASE_DEADLINE_MS, after which the answer is 503.
+ * A statement cut off at the deadline either never ran or commits on its own; a redelivery of a committed one is
+ * acknowledged as a duplicate, so nothing is lost or applied twice.
  */
 
 export type ReceiveDeps = {
@@ -35,6 +41,21 @@ export type WebhookOutcome = {
 };
 
 const DELIVERY_ID = /^[A-Za-z0-9_.:-]{1,200}$/;
+
+/**
+ * Longest wait for the database before answering 503. A stopped server is noticed at once (refused connections
+ * fail in milliseconds); this is the backstop for one that hangs. A healthy database answers in milliseconds, but
+ * opening a pool's connections on a busy machine has been seen near a second, hence the margin.
+ */
+export const DATABASE_DEADLINE_MS = 1_200;
+
+function withDeadline<T>(work: Promise<T>, ms: number): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new DatabaseDeadlineError(ms)), ms);
+  });
+  return Promise.race([work, deadline]).finally(() => clearTimeout(timer));
+}
 
 function outcome(status: number, error: string): WebhookOutcome {
   return { status, body: { ok: false, error } };
@@ -84,12 +105,18 @@ export async function processWebhook(input: WebhookDeliveryInput, deps: ReceiveD
   }
 
   try {
-    const result = await deps.db.transaction(async (tx) => {
-      const claim = await claimEvent(tx, { id: event.id, event: event.event, storeId: event.storeId, deliveryId });
-      if (claim.outcome === "duplicate") return { duplicate: true as const };
-      const effect = await applyEvent(tx, event, { logger: eventLogger, installState: claim.installState });
-      return { duplicate: false as const, effect };
-    });
+    const result =
+      event.kind === "order"
+        ? await applyOrderWebhook(deps.db, event, { logger: eventLogger, deliveryId, deadlineMs: DATABASE_DEADLINE_MS })
+        : await withDeadline(
+            deps.db.transaction(async (tx) => {
+              const claim = await claimEvent(tx, { id: event.id, event: event.event, storeId: event.storeId, deliveryId });
+              if (claim.outcome === "duplicate") return { duplicate: true as const };
+              const effect = await applyEvent(tx, event, { logger: eventLogger, installState: claim.installState });
+              return { duplicate: false as const, effect };
+            }),
+            DATABASE_DEADLINE_MS,
+          );
     if (result.duplicate) {
       // Stryker disable next-line StringLiteral: log text only
       eventLogger.info("webhook duplicate acknowledged");

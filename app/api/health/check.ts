@@ -11,8 +11,11 @@ export type HealthReport = {
   checks: { database: "ok" | "error"; migrations: "ok" | "pending" | "unknown" };
 };
 
-/** A health probe must answer before the balancer's own timeout, even when the database hangs. */
-const DATABASE_TIMEOUT_MS = 3_000;
+/**
+ * A health probe must answer before the balancer's own timeout, even when the database hangs or the pool is dead:
+ * every step has this deadline (the webhook receiver's too), so a dead database reads as "error" within it.
+ */
+const DATABASE_TIMEOUT_MS = 1_200;
 
 function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
   let timer: ReturnType<typeof setTimeout> | undefined;
@@ -34,7 +37,7 @@ export async function checkHealth(
   let db: Db;
   try {
     db = await withTimeout(getDb(), timeoutMs);
-    await withTimeout(pingDatabase(db), timeoutMs);
+    await withTimeout(pingDatabase(db, { deadlineMs: timeoutMs }), timeoutMs);
   } catch (problem) {
     return { report: { status: "error", checks: { database: "error", migrations: "unknown" } }, problem };
   }
