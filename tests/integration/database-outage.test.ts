@@ -23,8 +23,6 @@ const SECRET = "svcwhsec_" + "0a".repeat(24);
 const STORE = 101;
 const SENDERS = 10;
 
-type Answer = { index: number; status: number; sentAt: number; answeredAt: number };
-
 describe.skipIf(unavailable !== null)("database outage (a PostgreSQL server of the test's own)", () => {
   let server: TempPostgres;
   let handle: DatabaseHandle;
@@ -59,31 +57,40 @@ describe.skipIf(unavailable !== null)("database outage (a PostgreSQL server of t
     const events = Array.from({ length: 3_000 }, (_, index) =>
       signDelivery(sampleEnvelope("order.created", { storeId: STORE, orderId: 900_000 + index }), SECRET),
     );
-    const answers: Answer[] = [];
+    // Timed at the receiver, from the request's arrival to its answer: what the contract bounds. (The senders'
+    // own view adds the time this busy process takes to get requests out and answers in.)
+    const held: { status: number; arrivedAt: number; answeredAt: number }[] = [];
+    receiver.server.on("request", (_request, response) => {
+      const arrivedAt = performance.now();
+      response.on("finish", () => held.push({ status: response.statusCode, arrivedAt, answeredAt: performance.now() }));
+    });
+    // The longest stall of this process's event loop (it hosts the receiver too): time the machine did not give
+    // it is added to each bound below, so a loaded CI machine cannot fail the test, yet minutes-long hangs do.
+    let stall = 0;
+    let tick = performance.now();
+    const stallMonitor = setInterval(() => {
+      stall = Math.max(stall, performance.now() - tick - 50);
+      tick = performance.now();
+    }, 50);
+
+    const sentIndexes = new Set<number>();
+    const acknowledged = new Set<number>();
     let next = 0;
     let flooding = true;
     const flood = Promise.all(
       Array.from({ length: SENDERS }, async () => {
         while (flooding && next < events.length) {
           const index = next++;
-          const sentAt = performance.now();
-          const status = await send(events[index]!);
-          answers.push({ index, status, sentAt, answeredAt: performance.now() });
+          sentIndexes.add(index);
+          if ((await send(events[index]!)) === 200) acknowledged.add(index);
         }
       }),
     );
     const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-    let lag = 0;
-    let tick = performance.now();
-    const lagMonitor = setInterval(() => {
-      lag = Math.max(lag, performance.now() - tick - 50);
-      tick = performance.now();
-    }, 50);
     await pause(600);
-    const stopAt = performance.now();
     await server.stop();
-    // The server is gone by now (pg_ctl waits for it): the bounds below count from here.
+    // pg_ctl has waited for the server to be gone: the bounds count from here.
     const stoppedAt = performance.now();
     await pause(1_500);
     await server.start();
@@ -91,39 +98,30 @@ describe.skipIf(unavailable !== null)("database outage (a PostgreSQL server of t
     await pause(1_500);
     flooding = false;
     await flood;
-    clearInterval(lagMonitor);
+    clearInterval(stallMonitor);
 
-    const statuses = new Set(answers.map((answer) => answer.status));
-    expect([...statuses].sort()).toEqual([200, 503]);
-    const firstRefusal = answers.filter((answer) => answer.status === 503).sort((a, b) => a.answeredAt - b.answeredAt)[0]!;
-    const longest = Math.max(...answers.map((answer) => answer.answeredAt - answer.sentAt));
-    const firstSuccessAfter = answers
-      .filter((answer) => answer.status === 200 && answer.sentAt >= backAt)
-      .sort((a, b) => a.answeredAt - b.answeredAt)[0];
+    expect([...new Set(held.map((answer) => answer.status))].sort()).toEqual([200, 503]);
+    const firstRefusal = Math.min(...held.filter((answer) => answer.status === 503).map((answer) => answer.answeredAt));
+    const firstSuccessAfter = Math.min(
+      ...held.filter((answer) => answer.status === 200 && answer.arrivedAt >= backAt).map((answer) => answer.answeredAt),
+    );
     const summary = {
-      answers: answers.length,
-      refused: answers.filter((answer) => answer.status === 503).length,
-      firstRefusalMs: Math.round(firstRefusal.answeredAt - stoppedAt),
-      longestMs: Math.round(longest),
-      recoveryMs: firstSuccessAfter ? Math.round(firstSuccessAfter.answeredAt - backAt) : null,
-      lag: Math.round(lag),
-      stopTook: Math.round(stoppedAt - stopAt),
-      slowest: answers
-        .sort((a, b) => b.answeredAt - b.sentAt - (a.answeredAt - a.sentAt))
-        .slice(0, 5)
-        .map((a) => [a.status, Math.round(a.sentAt - stoppedAt), Math.round(a.answeredAt - a.sentAt)]),
+      answers: held.length,
+      refused: held.filter((answer) => answer.status === 503).length,
+      firstRefusalMs: Math.round(firstRefusal - stoppedAt),
+      longestHeldMs: Math.round(Math.max(...held.map((answer) => answer.answeredAt - answer.arrivedAt))),
+      recoveryMs: Math.round(firstSuccessAfter - backAt),
+      stallMs: Math.round(stall),
     };
     console.info("database outage:", summary);
-    // 503 (the platform retries) within a second of the crash; no delivery held past 2 s; 2xx within 1 s of the
-    // server accepting connections again.
-    expect(summary.firstRefusalMs).toBeLessThanOrEqual(1_000);
-    expect(summary.longestMs).toBeLessThanOrEqual(2_000);
-    expect(summary.recoveryMs).not.toBeNull();
-    expect(summary.recoveryMs!).toBeLessThanOrEqual(1_000);
+    // 503 (so the platform retries) within a second of the crash; no delivery held past 2 s; 2xx again within a
+    // second of the server accepting connections.
+    expect(summary.firstRefusalMs).toBeLessThanOrEqual(1_000 + stall);
+    expect(summary.longestHeldMs).toBeLessThanOrEqual(2_000 + stall);
+    expect(summary.recoveryMs).toBeLessThanOrEqual(1_000 + stall);
 
     // The platform's retries: every event that was sent and never acknowledged comes again until it is.
-    const acknowledged = new Set(answers.filter((answer) => answer.status === 200).map((answer) => answer.index));
-    const sent = new Set(answers.map((answer) => answer.index));
+    const sent = sentIndexes;
     for (const index of sent) {
       if (acknowledged.has(index)) continue;
       expect(await send(events[index]!)).toBe(200);
