@@ -40,6 +40,9 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
       // fixed pause instead. A connect that hangs (an unreachable host) is given up after 2 s, not 30.
       backoff: () => 0.1 + Math.random() * 0.1,
       connect_timeout: 2,
+      // drizzle parses and serializes array columns itself: the per-connection array-type query postgres.js would
+      // run first only made every new connection one round trip slower (felt when a pool opens under load).
+      fetch_types: false,
       // Timestamps are parsed by drizzle; bigint ids stay exact as strings until drizzle maps them.
       connection: { application_name: "store-app-starter" },
     });
@@ -131,11 +134,32 @@ export class DatabaseDeadlineError extends Error {
 /**
  * A parameterised statement run straight on the driver, no query builder: for the few hot paths (the webhook
  * receiver) where building the query costs more than running it. postgres.js prepares it once per connection.
- * With a deadline, a statement still waiting for a connection when it passes is withdrawn from the pool's queue
- * (it never runs later) and one already sent is cancelled on the server; either way the caller gets a
- * DatabaseDeadlineError at the deadline, never later.
+ *
+ * The deadline tells a failing database from a busy one. At `deadlineMs`, if the last thing this pool heard from
+ * the server was a connection failure (refused, reset, cut by a shutdown, connect timeout), the caller gets a
+ * DatabaseDeadlineError at once. Otherwise the database is only slow (a pool opening its connections on a loaded
+ * machine) and the statement gets until `4 × deadlineMs`. Either way a statement still waiting for a connection is
+ * withdrawn from the pool's queue, so it never runs later; one already sent is left to the server (it commits or
+ * not, both fine for callers that retry; cancelling it would need a fresh connection, whose failure postgres.js
+ * leaves unhandled).
  */
 export type RawQuery = <T>(text: string, params: unknown[], options?: { deadlineMs?: number }) => Promise<T[]>;
+
+/** Errors that say the server is unreachable or going away, as opposed to a statement that failed. */
+function isConnectionFailure(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code !== "string") return false;
+  return (
+    code.startsWith("08") || // connection exceptions
+    code.startsWith("57P") || // admin shutdown, crash shutdown, cannot connect now
+    ["ECONNREFUSED", "ECONNRESET", "EPIPE", "ETIMEDOUT", "EHOSTUNREACH", "ENETUNREACH", "ENOTFOUND", "EAI_AGAIN"].includes(code) ||
+    code.startsWith("CONNECTION_") ||
+    code === "CONNECT_TIMEOUT"
+  );
+}
+
+type PoolHealth = { failedAt: number; answeredAt: number };
+const poolHealth = new WeakMap<object, PoolHealth>();
 
 export function rawQuery(db: Db): RawQuery {
   const client = (db as unknown as { $client: unknown }).$client;
@@ -144,21 +168,38 @@ export function rawQuery(db: Db): RawQuery {
     return async <T>(text: string, params: unknown[]) => (await client.query<T>(text, params)).rows;
   }
   const sql = client as postgres.Sql;
+  let health = poolHealth.get(sql);
+  if (!health) poolHealth.set(sql, (health = { failedAt: 0, answeredAt: 0 }));
+  const state = health;
   return <T>(text: string, params: unknown[], options: { deadlineMs?: number } = {}) => {
     const query = sql.unsafe(text, params as postgres.ParameterOrJSON<never>[]);
+    const tracked = (query as unknown as Promise<T[]>).then(
+      (rows) => {
+        state.answeredAt = performance.now();
+        return rows;
+      },
+      (error: unknown) => {
+        if (isConnectionFailure(error)) state.failedAt = performance.now();
+        else state.answeredAt = performance.now();
+        throw error;
+      },
+    );
     const { deadlineMs } = options;
-    if (!deadlineMs) return query as unknown as Promise<T[]>;
-    let timer: ReturnType<typeof setTimeout> | undefined;
+    if (!deadlineMs) return tracked;
+    let timer: ReturnType<typeof setInterval> | undefined;
     const deadline = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => {
-        // Withdraw it only while it has not been sent (queued, or waiting for its connection to open): postgres.js
-        // then never runs it. One already sent is left to the server (it commits or not, both fine for callers
-        // that retry); cancelling it would need a fresh connection, whose failure postgres.js leaves unhandled.
+      const startedAt = performance.now();
+      // Checked every 100 ms past the deadline: a connect that times out meanwhile turns "slow" into "failing".
+      timer = setInterval(() => {
+        const waited = performance.now() - startedAt;
+        if (waited < deadlineMs) return;
+        if (state.failedAt <= state.answeredAt && waited < deadlineMs * 4) return;
+        clearInterval(timer);
         if (!(query as unknown as { state: unknown }).state) query.cancel();
-        reject(new DatabaseDeadlineError(deadlineMs));
-      }, deadlineMs);
+        reject(new DatabaseDeadlineError(Math.round(waited)));
+      }, 100);
     });
-    return Promise.race([query as unknown as Promise<T[]>, deadline]).finally(() => clearTimeout(timer));
+    return Promise.race([tracked, deadline]).finally(() => clearInterval(timer));
   };
 }
 

@@ -47,7 +47,7 @@ const DELIVERY_ID = /^[A-Za-z0-9_.:-]{1,200}$/;
  * fail in milliseconds); this is the backstop for one that hangs. A healthy database answers in milliseconds, but
  * opening a pool's connections on a busy machine has been seen near a second, hence the margin.
  */
-export const DATABASE_DEADLINE_MS = 1_200;
+export const DATABASE_DEADLINE_MS = 1_500;
 
 function withDeadline<T>(work: Promise<T>, ms: number): Promise<T> {
   let timer: ReturnType<typeof setTimeout> | undefined;

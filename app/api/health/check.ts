@@ -15,7 +15,7 @@ export type HealthReport = {
  * A health probe must answer before the balancer's own timeout, even when the database hangs or the pool is dead:
  * every step has this deadline (the webhook receiver's too), so a dead database reads as "error" within it.
  */
-const DATABASE_TIMEOUT_MS = 1_200;
+const DATABASE_TIMEOUT_MS = 1_500;
 
 function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
   let timer: ReturnType<typeof setTimeout> | undefined;
