@@ -1,5 +1,5 @@
 import type { RawQuery } from "@/db/client";
-import type { PlatformOrder } from "@/lib/platform/types";
+import type { PlatformOrder } from "@/lib/platform";
 
 /**
  * An order webhook event applied in ONE statement (one round trip, its own transaction): claim the event id,
