@@ -4,7 +4,9 @@ import { DEV_APP } from "@/lib/dev-app";
 /**
  * The one place the environment is read. Everything else imports `env`.
  * Development and test get defaults that match the emulator's fixtures; production gets none, so a missing or
- * malformed variable stops the server at start with one message naming each bad variable.
+ * malformed variable stops the server at start with one message naming each bad variable. Production also refuses
+ * what `npm run doctor` refuses (the same rules, from here): a value this repository publishes as a development
+ * default, and plain http to the platform.
  */
 
 const base64Key32 = z.string().refine((value) => {
@@ -57,6 +59,33 @@ export type Env = z.infer<typeof schema>;
 
 type RawEnv = Record<string, string | undefined>;
 
+/**
+ * Secrets whose development default is published in this repository. Production refuses them, whatever else is set.
+ * The emulator's app credentials are the exception below; these three protect the app's own data and sessions.
+ */
+export const PUBLISHED_SECRETS = {
+  SESSION_SECRET: "development-only-session-secret-not-for-production",
+  TOKEN_ENCRYPTION_KEY: Buffer.alloc(32, 7).toString("base64"),
+  CRON_SECRET: "development-only-cron-secret",
+} as const;
+
+/**
+ * The emulator's built-in app (lib/dev-app.ts): published too, but they only open the emulator. A production build
+ * may use them against an emulator on this machine (the browser tests and benchmarks run that way); with any other
+ * platform host they are refused like the secrets above.
+ */
+export const EMULATOR_CREDENTIALS = {
+  SVC_CLIENT_ID: DEV_APP.clientId,
+  SVC_CLIENT_SECRET: DEV_APP.clientSecret,
+  SVC_WEBHOOK_SECRET: DEV_APP.webhookSecret,
+} as const;
+
+/** The platform's hosts receive the client secret and every token: plain http would send them in clear. */
+export const HTTPS_ONLY = ["SVC_AUTH_URL", "SVC_API_URL"] as const;
+
+export const PUBLISHED_VALUE = "is the template's public development value";
+export const NEEDS_HTTPS = "must use https in production";
+
 function developmentDefaults(raw: RawEnv): RawEnv {
   const emulatorPort = raw.EMULATOR_PORT ?? String(DEV_APP.emulatorPort);
   const emulatorOrigin = `http://localhost:${emulatorPort}`;
@@ -64,13 +93,40 @@ function developmentDefaults(raw: RawEnv): RawEnv {
     APP_URL: DEV_APP.appUrl,
     SVC_AUTH_URL: emulatorOrigin,
     SVC_API_URL: emulatorOrigin,
-    SVC_CLIENT_ID: DEV_APP.clientId,
-    SVC_CLIENT_SECRET: DEV_APP.clientSecret,
-    SVC_WEBHOOK_SECRET: DEV_APP.webhookSecret,
-    SESSION_SECRET: "development-only-session-secret-not-for-production",
-    TOKEN_ENCRYPTION_KEY: Buffer.alloc(32, 7).toString("base64"),
-    CRON_SECRET: "development-only-cron-secret",
+    ...EMULATOR_CREDENTIALS,
+    ...PUBLISHED_SECRETS,
   };
+}
+
+function isLoopback(url: string | undefined): boolean {
+  try {
+    const host = new URL(url ?? "").hostname;
+    return host === "localhost" || host === "[::1]" || /^127(\.\d{1,3}){3}$/.test(host);
+  } catch {
+    return false;
+  }
+}
+
+/** What production refuses beyond the schema, one problem per variable; values are compared, never printed. */
+function productionProblems(raw: RawEnv): { variable: string; message: string }[] {
+  const problems: { variable: string; message: string }[] = [];
+  for (const [variable, published] of Object.entries(PUBLISHED_SECRETS)) {
+    if (raw[variable] === published) problems.push({ variable, message: PUBLISHED_VALUE });
+  }
+  const previousKeys = (raw.TOKEN_ENCRYPTION_KEYS_PREVIOUS ?? "").split(",").map((key) => key.trim());
+  if (previousKeys.includes(PUBLISHED_SECRETS.TOKEN_ENCRYPTION_KEY)) {
+    problems.push({ variable: "TOKEN_ENCRYPTION_KEYS_PREVIOUS", message: "lists the template's public development key" });
+  }
+  const emulatorHere = HTTPS_ONLY.every((variable) => isLoopback(raw[variable]));
+  if (!emulatorHere) {
+    for (const [variable, published] of Object.entries(EMULATOR_CREDENTIALS)) {
+      if (raw[variable] === published) problems.push({ variable, message: PUBLISHED_VALUE });
+    }
+    for (const variable of HTTPS_ONLY) {
+      if (raw[variable] !== undefined && !raw[variable].startsWith("https://")) problems.push({ variable, message: NEEDS_HTTPS });
+    }
+  }
+  return problems;
 }
 
 export class EnvError extends Error {
@@ -83,33 +139,48 @@ export class EnvError extends Error {
   }
 }
 
-/** Validates a raw environment. Exported so tests and `npm run doctor` can check configurations other than this process's. */
-export function parseEnv(raw: RawEnv): Env {
+/**
+ * Validates a raw environment. Exported so tests and `npm run doctor` can check configurations other than this
+ * process's. Production rules apply when `NODE_ENV` says production, or when the caller says so (`env` below does
+ * in any production build, whatever NODE_ENV it was started with).
+ */
+export function parseEnv(raw: RawEnv, options: { production?: boolean } = {}): Env {
   const cleaned: RawEnv = Object.fromEntries(Object.entries(raw).map(([key, value]) => [key, value === "" ? undefined : value]));
-  const production = cleaned.NODE_ENV === "production";
-  const merged = production ? cleaned : { ...developmentDefaults(cleaned), ...stripUndefined(cleaned) };
+  const production = options.production || cleaned.NODE_ENV === "production";
+  const merged = production ? { ...cleaned, NODE_ENV: "production" } : { ...developmentDefaults(cleaned), ...stripUndefined(cleaned) };
   const result = schema.safeParse(merged);
-  if (!result.success) {
-    throw new EnvError(
-      result.error.issues.map((issue) => ({
+  const problems = result.success
+    ? []
+    : result.error.issues.map((issue) => ({
         variable: String(issue.path[0] ?? "(environment)"),
         message: issue.code === "invalid_type" && issue.input === undefined ? "missing" : issue.message,
-      })),
-    );
+      }));
+  if (production) {
+    // A variable keeps one problem, the schema's first: "missing" or "malformed" says more than "published".
+    const named = new Set(problems.map((problem) => problem.variable));
+    problems.push(...productionProblems(merged).filter((problem) => !named.has(problem.variable)));
   }
-  return result.data;
+  if (problems.length > 0) throw new EnvError(problems);
+  return result.data as Env;
 }
 
 function stripUndefined(raw: RawEnv): RawEnv {
   return Object.fromEntries(Object.entries(raw).filter(([, value]) => value !== undefined));
 }
 
+/**
+ * `next build` replaces this expression with its value at build time, so a production build reads true here even
+ * when started with NODE_ENV=development (a mistake one line away on many hosts): it never runs on the published
+ * development secrets. Scripts run by tsx read NODE_ENV as it is.
+ */
+const PRODUCTION_BUILD = process.env.NODE_ENV === "production";
+
 let cached: Env | undefined;
 
 /** The validated environment of this process, checked on first use (and at server start by instrumentation.ts). */
 export const env: Env = new Proxy({} as Env, {
   get(_target, property) {
-    cached ??= parseEnv(process.env);
+    cached ??= parseEnv(process.env, { production: PRODUCTION_BUILD });
     return cached[property as keyof Env];
   },
 });

@@ -1,4 +1,3 @@
-import { DEV_APP } from "@/lib/dev-app";
 import { EnvError, parseEnv, type Env } from "@/lib/env";
 import type { CheckResult } from "./types";
 
@@ -36,23 +35,8 @@ const FIXES: Record<string, string> = {
 };
 
 /**
- * Values that ship with this template for development. They are public, so a production deploy using any of
- * them has no secret at all. The check compares without printing either side.
- */
-const DEVELOPMENT_VALUES: Partial<Record<string, string>> = {
-  SVC_CLIENT_ID: DEV_APP.clientId,
-  SVC_CLIENT_SECRET: DEV_APP.clientSecret,
-  SVC_WEBHOOK_SECRET: DEV_APP.webhookSecret,
-  SESSION_SECRET: "development-only-session-secret-not-for-production",
-  TOKEN_ENCRYPTION_KEY: Buffer.alloc(32, 7).toString("base64"),
-  CRON_SECRET: "development-only-cron-secret",
-};
-
-/** Platform hosts carry the client secret and every token: plain http would send them in clear. */
-const HTTPS_ONLY = ["SVC_AUTH_URL", "SVC_API_URL"] as const;
-
-/**
- * One line per variable, judged as production would judge it (parseEnv with NODE_ENV=production: no defaults).
+ * One line per variable, judged exactly as production judges it at start (parseEnv in production: no defaults, no
+ * published development value, https to the platform), so the doctor and the server never disagree.
  * Returns the parsed environment when every variable is well-formed, so later checks can use it.
  */
 export function checkVariables(raw: RawEnv): { checks: CheckResult[]; env: Env | null } {
@@ -75,18 +59,6 @@ export function checkVariables(raw: RawEnv): { checks: CheckResult[]; env: Env |
     const id = `env.${name}`;
     const problem = problems.find((candidate) => candidate.variable === name);
     if (problem) return { id, title: name, status: "fail", detail: problem.message, fix: FIXES[name] };
-    if (DEVELOPMENT_VALUES[name] !== undefined && production[name] === DEVELOPMENT_VALUES[name]) {
-      return {
-        id,
-        title: name,
-        status: "fail",
-        detail: "is the template's public development value",
-        fix: FIXES[name],
-      };
-    }
-    if ((HTTPS_ONLY as readonly string[]).includes(name) && !String(production[name]).startsWith("https://")) {
-      return { id, title: name, status: "fail", detail: "must use https in production", fix: FIXES[name] };
-    }
     return { id, title: name, status: "pass", detail: present(name) ? "set and well-formed" : "well-formed" };
   });
   return { checks, env };

@@ -37,3 +37,42 @@ test("next start stops at once, naming each missing or malformed variable", asyn
   expect(output).not.toContain("svcas_not-the-right-shape-but-secret");
   expect(output).not.toContain("dG9vLXNob3J0");
 });
+
+/**
+ * Fail closed: a production build started with NODE_ENV=development (one line away on many hosts) must not fall
+ * back to the development secrets this repository publishes, nor accept them when set. It refuses to start and names
+ * each one.
+ */
+test("a production build refuses the published development secrets, whatever NODE_ENV says", async () => {
+  const env: Record<string, string> = {
+    ...e2eAppEnv(),
+    PORT: "3199",
+    SESSION_SECRET: "development-only-session-secret-not-for-production",
+    TOKEN_ENCRYPTION_KEY: Buffer.alloc(32, 7).toString("base64"),
+  };
+  for (const nodeEnv of ["development", "production"] as const) {
+    const child = spawn("npx", ["next", "start", "-p", "3199"], {
+      env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", ...env, NODE_ENV: nodeEnv },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let output = "";
+    child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
+    const exitCode = await new Promise<number | null>((resolve) => {
+      const timer = setTimeout(() => {
+        child.kill("SIGKILL");
+        resolve(null);
+      }, 45_000);
+      child.on("exit", (code) => {
+        clearTimeout(timer);
+        resolve(code);
+      });
+    });
+
+    expect(exitCode, `NODE_ENV=${nodeEnv}, server output:\n${output}`).toBe(1);
+    expect(output).toContain("SESSION_SECRET: is the template's public development value");
+    expect(output).toContain("TOKEN_ENCRYPTION_KEY: is the template's public development value");
+    expect(output).not.toContain(env.SESSION_SECRET);
+    expect(output).not.toContain(env.TOKEN_ENCRYPTION_KEY);
+  }
+});

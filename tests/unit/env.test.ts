@@ -86,6 +86,58 @@ describe("parseEnv", () => {
     }
   });
 
+  it("refuses in production the secrets this repository publishes as development defaults, naming each", () => {
+    const published = parseEnv({ NODE_ENV: "development" });
+    const problems = problemsOf({
+      ...productionEnv,
+      SESSION_SECRET: published.SESSION_SECRET,
+      TOKEN_ENCRYPTION_KEY: Buffer.alloc(32, 7).toString("base64"),
+      CRON_SECRET: published.CRON_SECRET,
+    });
+    expect(problems).toEqual({
+      SESSION_SECRET: "is the template's public development value",
+      TOKEN_ENCRYPTION_KEY: "is the template's public development value",
+      CRON_SECRET: "is the template's public development value",
+    });
+  });
+
+  it("applies the production rules when told to, whatever NODE_ENV says (a production build started as development)", () => {
+    const problems = problemsOf({ NODE_ENV: "development" });
+    expect(problems).toEqual({});
+    try {
+      parseEnv({ NODE_ENV: "development" }, { production: true });
+      expect.unreachable();
+    } catch (error) {
+      expect(error).toBeInstanceOf(EnvError);
+      expect((error as EnvError).problems.map((problem) => problem.variable)).toContain("SESSION_SECRET");
+    }
+    const built = parseEnv({ ...productionEnv, NODE_ENV: "development" }, { production: true });
+    expect(built.NODE_ENV).toBe("production");
+  });
+
+  it("refuses plain http to the platform and the emulator's credentials unless the platform is an emulator on this machine", () => {
+    expect(problemsOf({ ...productionEnv, SVC_API_URL: "http://api.example.com" })).toEqual({
+      SVC_API_URL: "must use https in production",
+    });
+    expect(problemsOf({ ...productionEnv, SVC_CLIENT_SECRET: DEV_APP.clientSecret, SVC_WEBHOOK_SECRET: DEV_APP.webhookSecret })).toEqual({
+      SVC_CLIENT_SECRET: "is the template's public development value",
+      SVC_WEBHOOK_SECRET: "is the template's public development value",
+    });
+    const againstEmulator = {
+      ...productionEnv,
+      SVC_AUTH_URL: "http://localhost:4000",
+      SVC_API_URL: "http://127.0.0.1:4000",
+      SVC_CLIENT_ID: DEV_APP.clientId,
+      SVC_CLIENT_SECRET: DEV_APP.clientSecret,
+      SVC_WEBHOOK_SECRET: DEV_APP.webhookSecret,
+    };
+    expect(problemsOf(againstEmulator)).toEqual({});
+    expect(problemsOf({ ...againstEmulator, SVC_AUTH_URL: "http://auth.example.com" })).toMatchObject({
+      SVC_AUTH_URL: "must use https in production",
+      SVC_CLIENT_SECRET: "is the template's public development value",
+    });
+  });
+
   it("splits SVC_SCOPES on white space", () => {
     expect(parseEnv({ ...productionEnv, SVC_SCOPES: " orders:read  products:read " }).SVC_SCOPES).toEqual([
       "orders:read",
