@@ -1,4 +1,4 @@
-import { SERVERLESS_FREE_DOMAINS, SERVICE_DOMAINS, isOnDomain } from "@/lib/webhook-url/domains";
+import { NON_PUBLIC_TLDS, SERVERLESS_FREE_DOMAINS, SERVICE_DOMAINS, isOnDomain } from "@/lib/webhook-url/domains";
 
 /** The console's webhook URL rules (spec, "Webhook URL rules"), one entry per rule broken. */
 export type WebhookUrlRule =
@@ -15,11 +15,6 @@ export type WebhookUrlRule =
 export type WebhookUrlProblem = { rule: WebhookUrlRule; message: string };
 
 export const WEBHOOK_URL_MAX_LENGTH = 255;
-
-/** Top-level names that never resolve on the public internet (RFC 2606, 6761, 6762 and common private ones). */
-const NON_PUBLIC_TLDS = new Set([
-  "localhost", "local", "internal", "test", "example", "invalid", "arpa", "lan", "home", "corp", "intranet", "private",
-]);
 
 export type WebhookUrlOptions = {
   /** Registrable domains of the service (derived from SVC_AUTH_URL/SVC_API_URL by the caller) and any extra ones. */

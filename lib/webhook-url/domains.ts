@@ -1,6 +1,8 @@
 /**
- * Host lists behind the webhook URL rules. The platform's console refuses webhook URLs on the service's own
- * domains and on the free subdomains of serverless hosts (a custom domain on the same host is fine).
+ * Host lists behind the webhook URL rules, shared by the emulator's console (lib/webhook-url/rules.ts) and the
+ * doctor (lib/doctor/webhook-url.ts), so the two can never disagree about a host. The platform's console refuses
+ * webhook URLs on the service's own domains and on the free subdomains of serverless hosts and tunnels (a custom
+ * domain on the same host is fine).
  *
  * To extend: add a suffix below (no leading dot). A host matches a suffix when it equals it or ends with
  * "." + suffix. `npm run doctor -- --service-domain example.com` adds service domains for one run.
@@ -30,9 +32,20 @@ export const SERVERLESS_FREE_DOMAINS: readonly string[] = [
   "repl.co",
   "glitch.me",
   "netlify.live",
+  "netlify.com",
+  "up.railway.app",
   "deta.app",
   "vercel.dev",
+  "ngrok.io",
+  "ngrok-free.app",
+  "ngrok.app",
+  "trycloudflare.com",
 ];
+
+/** Top-level names that never resolve on the public internet (RFC 2606, 6761, 6762, 7686 and common private ones). */
+export const NON_PUBLIC_TLDS: ReadonlySet<string> = new Set([
+  "localhost", "local", "internal", "test", "example", "invalid", "arpa", "onion", "lan", "home", "corp", "intranet", "private",
+]);
 
 /**
  * The service's own domains, beyond those derived from SVC_AUTH_URL and SVC_API_URL (whose registrable domains

@@ -3,6 +3,7 @@
  * that failed, and the tests can break one rule at a time. Rules run in table order; the first failure wins.
  */
 import { isIP } from "node:net";
+import { isOnDomain, NON_PUBLIC_TLDS, SERVERLESS_FREE_DOMAINS } from "./domains";
 
 export const MAX_WEBHOOK_URL_LENGTH = 255;
 
@@ -26,49 +27,8 @@ export type UrlRuleOptions = {
 
 export type UrlCheck = { ok: true; url: string } | { ok: false; rule: UrlRuleId; message: string };
 
-/**
- * Free subdomains of serverless hosts: anyone can claim a name under these, so the platform will not deliver
- * there. A custom domain pointed at the same host is fine.
- */
-export const SERVERLESS_FREE_DOMAINS: readonly string[] = [
-  "vercel.app",
-  "netlify.app",
-  "netlify.com",
-  "herokuapp.com",
-  "pages.dev",
-  "workers.dev",
-  "onrender.com",
-  "fly.dev",
-  "deno.dev",
-  "web.app",
-  "firebaseapp.com",
-  "appspot.com",
-  "run.app",
-  "cloudfunctions.net",
-  "azurewebsites.net",
-  "azurestaticapps.net",
-  "up.railway.app",
-  "railway.app",
-  "glitch.me",
-  "repl.co",
-  "replit.app",
-  "ngrok.io",
-  "ngrok-free.app",
-  "ngrok.app",
-  "trycloudflare.com",
-  "on.aws",
-];
-
-/** Names that look like TLDs but never resolve publicly (RFC 2606, RFC 6761, common private suffixes). */
-const NON_PUBLIC_TLDS = new Set(["localhost", "local", "internal", "test", "example", "invalid", "onion", "lan", "home", "corp", "intranet", "arpa"]);
-
 type Parsed = { raw: string; url: URL; host: string };
 type Rule = { id: UrlRuleId; message: string; passes: (input: Parsed, options: UrlRuleOptions) => boolean };
-
-function underDomain(host: string, domain: string): boolean {
-  const d = domain.toLowerCase().replace(/\.$/, "");
-  return host === d || host.endsWith(`.${d}`);
-}
 
 function isLocalhostException(input: Parsed, options: UrlRuleOptions): boolean {
   return options.allowLocalhost && input.host === "localhost" && (input.url.protocol === "http:" || input.url.protocol === "https:");
@@ -111,12 +71,12 @@ const RULES: Rule[] = [
   {
     id: "not_service_domain",
     message: "The webhook URL must not be on one of the service's own domains.",
-    passes: (input, options) => isLocalhostException(input, options) || !options.serviceDomains.some((d) => underDomain(input.host, d)),
+    passes: (input, options) => isLocalhostException(input, options) || !options.serviceDomains.some((d) => isOnDomain(input.host, d)),
   },
   {
     id: "not_serverless_subdomain",
     message: "The webhook URL must not be on the free subdomain of a serverless-hosting provider; use your own domain.",
-    passes: (input) => !SERVERLESS_FREE_DOMAINS.some((d) => underDomain(input.host, d)),
+    passes: (input) => !SERVERLESS_FREE_DOMAINS.some((d) => isOnDomain(input.host, d)),
   },
 ];
 
