@@ -6,14 +6,10 @@ import { e2eAppEnv } from "./support/app-env";
  * The production server refuses to start with a broken environment, naming every bad variable in one message and
  * never printing a value. Runs the same build the other browser tests use, on a port of its own.
  */
-test("next start stops at once, naming each missing or malformed variable", async () => {
-  const env: Record<string, string> = { ...e2eAppEnv(), PORT: "3199" };
-  delete env.SVC_CLIENT_ID;
-  env.TOKEN_ENCRYPTION_KEY = "dG9vLXNob3J0";
-  env.SVC_CLIENT_SECRET = "svcas_not-the-right-shape-but-secret";
-
+/** Starts the built server and waits for it to exit (null: still running after 45 s, then killed). */
+async function startServer(env: NodeJS.ProcessEnv): Promise<{ exitCode: number | null; output: string }> {
   const child = spawn("npx", ["next", "start", "-p", "3199"], {
-    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", ...env, NODE_ENV: "production" },
+    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let output = "";
@@ -29,6 +25,16 @@ test("next start stops at once, naming each missing or malformed variable", asyn
       resolve(code);
     });
   });
+  return { exitCode, output };
+}
+
+test("next start stops at once, naming each missing or malformed variable", async () => {
+  const env: Record<string, string> = { ...e2eAppEnv(), PORT: "3199" };
+  delete env.SVC_CLIENT_ID;
+  env.TOKEN_ENCRYPTION_KEY = "dG9vLXNob3J0";
+  env.SVC_CLIENT_SECRET = "svcas_not-the-right-shape-but-secret";
+
+  const { exitCode, output } = await startServer({ ...env, NODE_ENV: "production" });
 
   expect(exitCode, `server output:\n${output}`).toBe(1);
   expect(output).toContain("SVC_CLIENT_ID: missing");
@@ -51,23 +57,7 @@ test("a production build refuses the published development secrets, whatever NOD
     TOKEN_ENCRYPTION_KEY: Buffer.alloc(32, 7).toString("base64"),
   };
   for (const nodeEnv of ["development", "production"] as const) {
-    const child = spawn("npx", ["next", "start", "-p", "3199"], {
-      env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", ...env, NODE_ENV: nodeEnv },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let output = "";
-    child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
-    child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
-    const exitCode = await new Promise<number | null>((resolve) => {
-      const timer = setTimeout(() => {
-        child.kill("SIGKILL");
-        resolve(null);
-      }, 45_000);
-      child.on("exit", (code) => {
-        clearTimeout(timer);
-        resolve(code);
-      });
-    });
+    const { exitCode, output } = await startServer({ ...env, NODE_ENV: nodeEnv });
 
     expect(exitCode, `NODE_ENV=${nodeEnv}, server output:\n${output}`).toBe(1);
     expect(output).toContain("SESSION_SECRET: is the template's public development value");
