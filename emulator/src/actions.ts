@@ -4,7 +4,7 @@ import type { EmulatorContext } from "./http/types";
 import { PLAN_RANK, type App, type AppStatus, type Install, type Order, type OrderStatus, type Plan } from "./model";
 import { ORDER_STATUSES, buildOrder, trackingNumber } from "./order-factory";
 import { storeIneligibility } from "./rules";
-import { resetRuntime } from "./runtime";
+import { resetRuntime, runtime } from "./runtime";
 import { randomHex } from "./util";
 import { clearFaults as clearWebhookFaults } from "./webhooks/faults";
 
@@ -12,6 +12,10 @@ import { clearFaults as clearWebhookFaults } from "./webhooks/faults";
  * Domain actions shared by the OAuth endpoints, the control API, the CLI and the merchant dashboard.
  * They throw ActionError (with the HTTP status the control API answers) for bad input.
  */
+function resetAnalyticsCache(ctx: EmulatorContext): void {
+  runtime(ctx).analyticsCache.clear();
+}
+
 export class ActionError extends Error {
   override name = "ActionError";
   constructor(
@@ -182,6 +186,34 @@ export function setStorePlan(ctx: EmulatorContext, storeId: number, plan: Plan, 
   store.planExpiresAt = planExpiresAt === undefined ? null : planExpiresAt;
   ctx.save();
   return store;
+}
+
+export type StoreSettings = { monthlyQuota?: number | null; analyticsRevenueVisible?: boolean };
+
+/** Store settings the platform's merchants and staff control, for trying the app against them (402, revenue). */
+export function setStoreSettings(ctx: EmulatorContext, storeId: number, settings: StoreSettings) {
+  const quota = settings.monthlyQuota;
+  if (quota !== undefined && quota !== null && (!Number.isInteger(quota) || quota < 0)) {
+    throw new ActionError(422, "monthlyQuota must be a non-negative integer or null");
+  }
+  if (settings.analyticsRevenueVisible !== undefined && typeof settings.analyticsRevenueVisible !== "boolean") {
+    throw new ActionError(422, "analyticsRevenueVisible must be true or false");
+  }
+  const store = requireStore(ctx, storeId);
+  if (quota !== undefined) store.monthlyQuota = quota;
+  if (settings.analyticsRevenueVisible !== undefined) {
+    store.analyticsRevenueVisible = settings.analyticsRevenueVisible;
+    // A cached report was computed under the old setting.
+    resetAnalyticsCache(ctx);
+  }
+  ctx.save();
+  return store;
+}
+
+/** A store's orders exactly as the emulator holds them, oldest first (tests compute expected figures from them). */
+export function storeOrders(ctx: EmulatorContext, storeId: number): Order[] {
+  requireStore(ctx, storeId);
+  return ctx.state.orders.filter((order) => order.store_id === storeId);
 }
 
 export function advanceClock(ctx: EmulatorContext, seconds: number): Date {

@@ -29,6 +29,11 @@ export type Store = {
   /** Monthly request quota set for the store, or null for none (402 quota_exceeded when reached). */
   monthlyQuota: number | null;
   messagingWalletBalance: number;
+  /**
+   * Whether analytics answers keep their revenue figures for app tokens (the spec removes them unless the key
+   * belongs to the store owner, and leaves open whose key an install token is). Absent means removed.
+   */
+  analyticsRevenueVisible?: boolean;
 };
 
 export type App = {

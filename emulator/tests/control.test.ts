@@ -268,3 +268,17 @@ describe("persistence and time", () => {
     }
   });
 });
+
+describe("store settings and orders", () => {
+  it("sets a monthly quota and revenue visibility, refuses bad values, and lists a store's orders as stored", async () => {
+    const set = await control("POST", "stores/101/settings", { monthlyQuota: 5, analyticsRevenueVisible: true });
+    expect(set.json).toEqual({ id: 101, monthlyQuota: 5, analyticsRevenueVisible: true });
+    expect(emu.ctx.state.stores.find((store) => store.id === 101)!.monthlyQuota).toBe(5);
+    expect((await control("POST", "stores/101/settings", { monthlyQuota: -1 })).status).toBe(422);
+    expect((await control("POST", "stores/101/settings", { analyticsRevenueVisible: "yes" })).status).toBe(422);
+    expect((await control("POST", "stores/999/settings", {})).status).toBe(404);
+    const listed = await control("GET", "stores/102/orders");
+    expect(listed.json.orders).toHaveLength(40);
+    expect(listed.json.orders.every((order: { store_id: number }) => order.store_id === 102)).toBe(true);
+  });
+});

@@ -1,3 +1,4 @@
+import type { Order, Store } from "../model";
 import { runtime } from "../runtime";
 import { apiError, apiOk } from "./envelope";
 import type { ApiCall, Operation } from "./types";
@@ -5,25 +6,38 @@ import type { ApiCall, Operation } from "./types";
 export const RANGES = ["today", "yesterday", "7d", "30d", "this_month", "last_month", "this_year", "custom"] as const;
 export const ANALYTICS_CACHE_SECONDS = 120;
 const DAY = 86_400_000;
+/**
+ * Days are the store's days: Algeria keeps UTC+1 all year (no daylight saving since 1981), so an order placed at
+ * 23:30 UTC counts on the next day, the same day the app's orders list shows it.
+ */
+export const STORE_UTC_OFFSET_MS = 3_600_000;
+/** Orders that brought no money: left out of revenue (they still count as orders). */
+const NO_REVENUE_STATUSES = new Set(["cancelled", "returned"]);
 
-/** Periods are whole UTC days: [start, end) in milliseconds. */
+/** [start, end) in milliseconds since the epoch, both on a store-day boundary. */
 type Period = { start: number; end: number };
 
-function startOfDay(ms: number): number {
-  return Math.floor(ms / DAY) * DAY;
+function startOfStoreDay(ms: number): number {
+  return Math.floor((ms + STORE_UTC_OFFSET_MS) / DAY) * DAY - STORE_UTC_OFFSET_MS;
 }
 
+/** The store-local calendar date of an instant, `YYYY-MM-DD`. */
+export function storeDate(ms: number): string {
+  return new Date(ms + STORE_UTC_OFFSET_MS).toISOString().slice(0, 10);
+}
+
+/** The instant a store-local date starts, or null for anything that is not a real `YYYY-MM-DD` date. */
 function parseDate(value: string | null): number | null {
   if (!value || !/^\d{4}-\d{2}-\d{2}$/.test(value)) return null;
-  const ms = Date.parse(`${value}T00:00:00Z`);
-  return Number.isNaN(ms) || new Date(ms).toISOString().slice(0, 10) !== value ? null : ms;
+  const utcMidnight = Date.parse(`${value}T00:00:00Z`);
+  if (Number.isNaN(utcMidnight) || new Date(utcMidnight).toISOString().slice(0, 10) !== value) return null;
+  return utcMidnight - STORE_UTC_OFFSET_MS;
 }
 
 function periodFor(range: (typeof RANGES)[number], now: number, from: number, to: number): Period {
-  const today = startOfDay(now);
-  const date = new Date(today);
-  const year = date.getUTCFullYear();
-  const month = date.getUTCMonth();
+  const today = startOfStoreDay(now);
+  const [year, month] = storeDate(now).split("-").map(Number) as [number, number];
+  const monthStart = (y: number, m: number) => Date.UTC(y, m - 1, 1) - STORE_UTC_OFFSET_MS;
   switch (range) {
     case "today":
       return { start: today, end: today + DAY };
@@ -34,11 +48,11 @@ function periodFor(range: (typeof RANGES)[number], now: number, from: number, to
     case "30d":
       return { start: today - 29 * DAY, end: today + DAY };
     case "this_month":
-      return { start: Date.UTC(year, month, 1), end: today + DAY };
+      return { start: monthStart(year, month), end: today + DAY };
     case "last_month":
-      return { start: Date.UTC(year, month - 1, 1), end: Date.UTC(year, month, 1) };
+      return { start: monthStart(year, month - 1), end: monthStart(year, month) };
     case "this_year":
-      return { start: Date.UTC(year, 0, 1), end: today + DAY };
+      return { start: monthStart(year, 1), end: today + DAY };
     case "custom":
       return { start: from, end: to + DAY };
   }
@@ -46,35 +60,63 @@ function periodFor(range: (typeof RANGES)[number], now: number, from: number, to
 
 /** Visitors are not tracked by the emulator: a stable made-up figure per store and day. */
 function visitorsOn(storeId: number, day: number): number {
-  const seed = Math.sin(storeId * 12.9898 + (day / DAY) * 78.233) * 43758.5453;
+  const seed = Math.sin(storeId * 12.9898 + Math.round(day / DAY) * 78.233) * 43758.5453;
   return 40 + Math.floor((seed - Math.floor(seed)) * 260);
 }
+
+const round2 = (value: number) => Math.round(value * 100) / 100;
 
 function kpi(value: number, previous: number) {
   return { value, previous, change: previous === 0 ? null : Math.round(((value - previous) / previous) * 1000) / 10 };
 }
 
+/** Sum of order totals, without cancelled and returned orders. */
+function revenueOf(orders: Order[]): number {
+  return round2(orders.reduce((sum, order) => (NO_REVENUE_STATUSES.has(order.status) ? sum : sum + order.total), 0));
+}
+
+function averageOrderValue(orders: Order[]): number {
+  const paying = orders.filter((order) => !NO_REVENUE_STATUSES.has(order.status)).length;
+  return paying === 0 ? 0 : round2(revenueOf(orders) / paying);
+}
+
+/** Splits a total into named shares whose rounded parts add up to the total exactly. */
+function shares<K extends string>(total: number, key: K, parts: [string, number][]) {
+  let left = total;
+  return parts.map(([name, share], index) => {
+    const value = index === parts.length - 1 ? left : Math.round(total * share);
+    left -= value;
+    return { [key]: name, value } as Record<K, string> & { value: number };
+  });
+}
+
+/**
+ * The report, computed from the emulator's own orders (created_at in the period, any status), so its order
+ * counts, revenue, products and wilayas agree with the orders the app lists.
+ */
 function buildReport(call: ApiCall, range: string, period: Period) {
-  const storeId = call.store.id;
+  const store: Store = call.store;
+  const storeOrders = call.ctx.state.orders.filter((order) => order.store_id === store.id);
   const ordersIn = (p: Period) =>
-    call.ctx.state.orders.filter((order) => {
+    storeOrders.filter((order) => {
       const at = Date.parse(order.created_at);
-      return order.store_id === storeId && at >= p.start && at < p.end;
+      return at >= p.start && at < p.end;
     });
   const length = period.end - period.start;
   const previous: Period = { start: period.start - length, end: period.start };
   const current = ordersIn(period);
+  const before = ordersIn(previous);
   const days: number[] = [];
   for (let day = period.start; day < period.end; day += DAY) days.push(day);
   const visitors = (p: Period) => {
     let total = 0;
-    for (let day = p.start; day < p.end; day += DAY) total += visitorsOn(storeId, day);
+    for (let day = p.start; day < p.end; day += DAY) total += visitorsOn(store.id, day);
     return total;
   };
   const currentVisitors = visitors(period);
-  const previousOrders = ordersIn(previous).length;
   const previousVisitors = visitors(previous);
   const rate = (orders: number, visits: number) => (visits === 0 ? 0 : Math.round((orders / visits) * 10000) / 100);
+  const ordersOnDay = (day: number) => current.filter((order) => startOfStoreDay(Date.parse(order.created_at)) === day);
 
   const productTotals = new Map<number, { product_id: number; product_name: string; quantity: number }>();
   const wilayaTotals = new Map<number, { wilaya_id: number; wilaya_name: string; orders: number }>();
@@ -88,34 +130,35 @@ function buildReport(call: ApiCall, range: string, period: Period) {
     wilaya.orders += 1;
     wilayaTotals.set(order.wilaya_id, wilaya);
   }
-  const iso = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+  // Ties are broken by id so the same orders always give the same table.
+  const topProducts = [...productTotals.values()].sort((a, b) => b.quantity - a.quantity || a.product_id - b.product_id).slice(0, 5);
+  const topWilayas = [...wilayaTotals.values()].sort((a, b) => b.orders - a.orders || a.wilaya_id - b.wilaya_id).slice(0, 5);
+
+  // The spec removes revenue figures unless the key belongs to the store owner; whose key an install token counts
+  // as is not shown, so a store setting decides (removed by default).
+  const withRevenue = store.analyticsRevenueVisible === true;
   return {
     range,
-    from: iso(period.start),
-    to: iso(period.end - DAY),
+    from: storeDate(period.start),
+    to: storeDate(period.end - DAY),
     generated_at: call.ctx.clock.now().toISOString(),
-    // Revenue, profit and average order value are removed: an install token never belongs to the store owner.
+    currency: "DZD",
     kpis: {
-      orders: kpi(current.length, previousOrders),
+      orders: kpi(current.length, before.length),
+      ...(withRevenue
+        ? { revenue: kpi(revenueOf(current), revenueOf(before)), average_order_value: kpi(averageOrderValue(current), averageOrderValue(before)) }
+        : {}),
       visitors: kpi(currentVisitors, previousVisitors),
-      conversion_rate: kpi(rate(current.length, currentVisitors), rate(previousOrders, previousVisitors)),
+      conversion_rate: kpi(rate(current.length, currentVisitors), rate(before.length, previousVisitors)),
     },
     charts: {
-      orders: days.map((day) => ({ date: iso(day), value: current.filter((order) => startOfDay(Date.parse(order.created_at)) === day).length })),
-      visitors: days.map((day) => ({ date: iso(day), value: visitorsOn(storeId, day) })),
-      devices: [
-        { device: "mobile", value: Math.round(currentVisitors * 0.78) },
-        { device: "desktop", value: Math.round(currentVisitors * 0.18) },
-        { device: "tablet", value: currentVisitors - Math.round(currentVisitors * 0.78) - Math.round(currentVisitors * 0.18) },
-      ],
-      traffic_sources: [
-        { source: "facebook", value: Math.round(currentVisitors * 0.46) },
-        { source: "instagram", value: Math.round(currentVisitors * 0.27) },
-        { source: "tiktok", value: Math.round(currentVisitors * 0.12) },
-        { source: "direct", value: currentVisitors - Math.round(currentVisitors * 0.46) - Math.round(currentVisitors * 0.27) - Math.round(currentVisitors * 0.12) },
-      ],
-      top_products: [...productTotals.values()].sort((a, b) => b.quantity - a.quantity).slice(0, 5),
-      top_wilayas: [...wilayaTotals.values()].sort((a, b) => b.orders - a.orders).slice(0, 5),
+      orders: days.map((day) => ({ date: storeDate(day), value: ordersOnDay(day).length })),
+      ...(withRevenue ? { revenue: days.map((day) => ({ date: storeDate(day), value: revenueOf(ordersOnDay(day)) })) } : {}),
+      visitors: days.map((day) => ({ date: storeDate(day), value: visitorsOn(store.id, day) })),
+      devices: shares(currentVisitors, "device", [["mobile", 0.78], ["desktop", 0.18], ["tablet", 0.04]]),
+      traffic_sources: shares(currentVisitors, "source", [["facebook", 0.46], ["instagram", 0.27], ["tiktok", 0.12], ["direct", 0.15]]),
+      top_products: topProducts,
+      top_wilayas: topWilayas,
     },
   };
 }

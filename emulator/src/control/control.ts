@@ -6,6 +6,9 @@ import {
   setAppStatus,
   setOrderStatus,
   setStorePlan,
+  setStoreSettings,
+  storeOrders,
+  type StoreSettings,
   theApp,
   uninstallApp,
   type OrderInput,
@@ -81,6 +84,8 @@ export type EmulatorControl = {
   setOrderStatus(orderId: number, status: OrderStatus): Order;
   setAppStatus(status: AppStatus): void;
   setStorePlan(storeId: number, plan: Plan, planExpiresAt?: string | null): Store;
+  setStoreSettings(storeId: number, settings: StoreSettings): Store;
+  storeOrders(storeId: number): Order[];
   advanceClock(seconds: number): Date;
   clock(): { now: string; timeScale: number; offsetMs: number };
   tick(): Promise<void>;
@@ -99,6 +104,8 @@ export function createControl(ctx: EmulatorContext): EmulatorControl {
     setOrderStatus: (orderId, status) => setOrderStatus(ctx, orderId, status),
     setAppStatus: (status) => void setAppStatus(ctx, status),
     setStorePlan: (storeId, plan, planExpiresAt) => setStorePlan(ctx, storeId, plan, planExpiresAt),
+    setStoreSettings: (storeId, settings) => setStoreSettings(ctx, storeId, settings),
+    storeOrders: (storeId) => storeOrders(ctx, storeId),
     advanceClock: (seconds) => advanceClock(ctx, seconds),
     clock: () => ({ now: ctx.clock.now().toISOString(), timeScale: ctx.clock.timeScale, offsetMs: ctx.clock.offsetMs() }),
     tick: () => ctx.webhooks.tick(),

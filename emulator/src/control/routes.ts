@@ -3,6 +3,7 @@ import { FaultInputError } from "../faults";
 import { json } from "../http/respond";
 import type { EmuRequest, EmuResponse, EmulatorContext, Route } from "../http/types";
 import type { AppStatus, OrderStatus, Plan } from "../model";
+import type { StoreSettings } from "../actions";
 import { createControl, publicInstall } from "./control";
 
 /** The JSON control API under /_emulator/: the CLI and tests drive the emulator through it. */
@@ -87,6 +88,14 @@ export const controlRoutes: Route[] = [
     const store = createControl(ctx).setStorePlan(numberParam(request, "id"), requireString(body, "plan") as Plan, expires as string | null | undefined);
     return { id: store.id, plan: store.plan, planExpiresAt: store.planExpiresAt };
   }),
+  route("POST", "stores/:id/settings", (request, ctx, body) => {
+    const settings: StoreSettings = {};
+    if ("monthlyQuota" in body) settings.monthlyQuota = body.monthlyQuota as number | null;
+    if ("analyticsRevenueVisible" in body) settings.analyticsRevenueVisible = body.analyticsRevenueVisible as boolean;
+    const store = createControl(ctx).setStoreSettings(numberParam(request, "id"), settings);
+    return { id: store.id, monthlyQuota: store.monthlyQuota, analyticsRevenueVisible: store.analyticsRevenueVisible === true };
+  }),
+  route("GET", "stores/:id/orders", (request, ctx) => ({ orders: createControl(ctx).storeOrders(numberParam(request, "id")) })),
   route("POST", "clock/advance", (_request, ctx, body) => {
     const now = createControl(ctx).advanceClock(requireNumber(body, "seconds"));
     return { now: now.toISOString() };
