@@ -15,5 +15,5 @@ export type { HttpMethod, PlatformResponse, RequestOptions } from "./http";
 export type { CategoryListParams, ReorderItem } from "./categories";
 export type { OrderListParams } from "./orders";
 export type { CustomerListParams } from "./customers";
-export type { AnalyticsParams } from "./analytics";
+export { ANALYTICS_RANGES, MAX_CUSTOM_RANGE_DAYS, customRangeProblem, type AnalyticsParams, type CustomRangeProblem } from "./analytics";
 export type * from "./types";

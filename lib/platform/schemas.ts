@@ -170,4 +170,3 @@ export const customerSchema = z.looseObject({
   email: text,
 });
 
-export const analyticsSchema = z.record(z.string(), z.unknown());

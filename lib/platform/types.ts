@@ -97,8 +97,52 @@ export type Whoami = {
 
 export type AnalyticsRange = "today" | "yesterday" | "7d" | "30d" | "this_month" | "last_month" | "this_year" | "custom";
 
-/** The report's documented parts are typed loosely: its field-level shape is not documented. */
-export type AnalyticsReport = Record<string, unknown>;
+/**
+ * One part of the analytics report. The spec names the parts but not their fields, so each is read on its own:
+ * `missing` when the platform sent nothing for it, `unreadable` when it sent a shape this app does not know,
+ * `removed` for revenue figures the platform withholds (they are absent unless the key is the store owner's).
+ */
+export type ReportPart<T> = { state: "ok"; value: T } | { state: "missing" } | { state: "unreadable" } | { state: "removed" };
+
+export type AnalyticsKpiName = "orders" | "revenue" | "averageOrderValue" | "profit" | "visitors" | "conversionRate";
+
+export type AnalyticsKpi = {
+  value: number;
+  /** The previous period of the same length, when given. */
+  previous: number | null;
+  /** Percent against the previous period; null when the platform gives none (for example, nothing before). */
+  change: number | null;
+};
+
+/** One day (or other step) of a series: `date` as the platform wrote it, usually `YYYY-MM-DD`. */
+export type AnalyticsPoint = { date: string; value: number };
+
+/** A named share (devices, traffic sources): `label` is the platform's own word, e.g. `mobile`, `facebook`. */
+export type AnalyticsShare = { label: string; value: number };
+
+/** A row of a top list: product or wilaya name as the platform wrote it (wilaya names are Arabic). */
+export type AnalyticsRankRow = { name: string; count: number | null; revenue: number | null };
+
+export type AnalyticsReport = {
+  /** The period the platform computed, as it reported it (null when it did not say). */
+  range: string | null;
+  from: string | null;
+  to: string | null;
+  /** When the platform computed the figures; a cached answer (up to 120 s) repeats the first computation's time. */
+  generatedAt: Date | null;
+  kpis: Record<AnalyticsKpiName, ReportPart<AnalyticsKpi>>;
+  /** True when the platform withheld revenue figures (the token's owner is not the store owner). */
+  revenueRemoved: boolean;
+  charts: {
+    orders: ReportPart<AnalyticsPoint[]>;
+    revenue: ReportPart<AnalyticsPoint[]>;
+    visitors: ReportPart<AnalyticsPoint[]>;
+    devices: ReportPart<AnalyticsShare[]>;
+    trafficSources: ReportPart<AnalyticsShare[]>;
+    topProducts: ReportPart<AnalyticsRankRow[]>;
+    topWilayas: ReportPart<AnalyticsRankRow[]>;
+  };
+};
 
 export type Page<T> = { items: T[]; nextCursor: string | null; hasMore: boolean };
 
