@@ -45,6 +45,9 @@ export function StoreCard({ install }: { install: Install }) {
         )}
       </div>
       <div className="mt-4 flex flex-wrap gap-3 text-sm font-semibold">
+        <Link href={`/stores/${install.storeId}`} className="text-indigo-700 hover:underline">
+          Overview<span className="sr-only"> of {install.storeName}</span>
+        </Link>
         <Link href={`/stores/${install.storeId}/orders`} className="text-indigo-700 hover:underline">
           Orders<span className="sr-only"> of {install.storeName}</span>
         </Link>

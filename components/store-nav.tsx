@@ -7,13 +7,14 @@ import { usePathname } from "next/navigation";
 export function StoreNav({ storeId }: { storeId: number }) {
   const pathname = usePathname();
   const sections = [
+    { href: `/stores/${storeId}`, label: "Overview", exact: true },
     { href: `/stores/${storeId}/orders`, label: "Orders" },
     { href: `/stores/${storeId}/categories`, label: "Categories" },
   ];
   return (
     <nav aria-label="Store sections" className="flex gap-1">
       {sections.map((section) => {
-        const current = pathname === section.href || pathname.startsWith(`${section.href}/`);
+        const current = pathname === section.href || (!section.exact && pathname.startsWith(`${section.href}/`));
         return (
           <Link
             key={section.href}

@@ -1,9 +1,82 @@
-import { redirect } from "next/navigation";
+import type { Metadata } from "next";
+import { ErrorPanel } from "@/components/error-panel";
+import { OverviewReport } from "@/components/overview/overview-report";
+import { PeriodPicker } from "@/components/overview/period-picker";
+import { isPlatformError, type AnalyticsReport } from "@/lib/platform";
 import { requireStore } from "@/lib/tenancy";
+import { interactivePlatform } from "@/lib/ui/platform";
+import { describeOverviewError, type OverviewRefusal } from "@/lib/ui/overview-errors";
+import { overviewFormat } from "@/lib/ui/overview-format";
+import { overviewHref, parseOverviewQuery } from "@/lib/ui/overview-query";
+import { overviewText } from "@/lib/ui/overview-text";
 
-/** A store's home is its orders. */
-export default async function StoreHome({ params }: { params: Promise<{ storeId: string }> }) {
-  const { storeId } = await params;
-  const access = await requireStore(storeId);
-  redirect(`/stores/${access.storeId}/orders`);
+export const metadata: Metadata = { title: overviewText.title };
+
+const LOCALE = "en";
+
+async function loadReport(storeId: number, params: Parameters<ReturnType<typeof interactivePlatform>["analytics"]>[0]) {
+  try {
+    return { report: await interactivePlatform(storeId).analytics(params) };
+  } catch (error) {
+    if (isPlatformError(error)) return { refusal: describeOverviewError(error) };
+    throw error;
+  }
+}
+
+/** A store's home: its figures for a period, from the platform's analytics (`?range=`, `?from=`, `?to=`). */
+export default async function StoreOverview({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ storeId: string }>;
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
+  const { storeId: storeIdParam } = await params;
+  const { storeId, install } = await requireStore(storeIdParam);
+  const query = parseOverviewQuery(await searchParams);
+  const format = overviewFormat(LOCALE);
+  const loaded: { report?: AnalyticsReport; refusal?: OverviewRefusal } = query.ok ? await loadReport(storeId, query.params) : {};
+  const report = loaded.report;
+  // The custom form starts from the period on screen, so widening or shifting it is one edit away.
+  const from = query.from || report?.from || "";
+  const to = query.to || report?.to || "";
+  const text = overviewText;
+
+  return (
+    <div className="space-y-4">
+      <h1 className="text-2xl font-semibold tracking-tight">
+        {text.title} <span className="sr-only">{text.titleOf}</span>{" "}
+        <span dir="auto" className="text-base font-normal text-slate-500">
+          {install.storeName}
+        </span>
+      </h1>
+      <PeriodPicker storeId={storeId} range={query.range} from={from} to={to} problem={query.ok ? null : query.problem} />
+      {!query.ok ? <p className="text-sm text-slate-700">{text.period.notFetched}</p> : null}
+      {loaded.refusal ? (
+        <ErrorPanel
+          title={text.errors.title}
+          message={loaded.refusal.message}
+          retryHref={loaded.refusal.retry && query.ok ? overviewHref(storeId, query.range, query) : undefined}
+          reinstall={loaded.refusal.reinstall}
+          requestId={loaded.refusal.requestId}
+        />
+      ) : null}
+      {report ? (
+        <>
+          <div className="text-sm text-slate-700" data-period>
+            {report.from && report.to ? (
+              <p className="font-medium text-slate-900">
+                {text.summary.periodLabel} {format.date(report.from)} – {format.date(report.to)}
+              </p>
+            ) : null}
+            <p data-computed-at={report.generatedAt?.toISOString()}>
+              {report.generatedAt ? text.summary.computedAt(format.instant(report.generatedAt)) : text.summary.computedUnknown}{" "}
+              {report.generatedAt ? text.summary.cacheNote : null}
+            </p>
+          </div>
+          <OverviewReport report={report} format={format} />
+        </>
+      ) : null}
+    </div>
+  );
 }

@@ -1,0 +1,81 @@
+import type { AnalyticsKpi, AnalyticsKpiName, AnalyticsReport, ReportPart } from "@/lib/platform";
+import type { OverviewFormat } from "@/lib/ui/overview-format";
+import { overviewText } from "@/lib/ui/overview-text";
+
+const text = overviewText.kpis;
+const MONEY: ReadonlySet<AnalyticsKpiName> = new Set(["revenue", "averageOrderValue", "profit"]);
+const ORDER: AnalyticsKpiName[] = ["orders", "revenue", "averageOrderValue", "profit", "visitors", "conversionRate"];
+
+function formatValue(name: AnalyticsKpiName, value: number, format: OverviewFormat): string {
+  if (MONEY.has(name)) return format.money(value);
+  if (name === "conversionRate") return format.percent(value);
+  return format.count(value);
+}
+
+/**
+ * Up and down are vertical arrows, so they read the same in right-to-left; the colour repeats the arrow (every
+ * figure here is better higher) and the words say it again for screen readers and for colour-blind eyes.
+ */
+function Change({ name, kpi, format }: { name: AnalyticsKpiName; kpi: AnalyticsKpi; format: OverviewFormat }) {
+  if (kpi.change === null) return <p className="text-xs text-slate-600">{text.noComparison}</p>;
+  const magnitude = format.percent(Math.abs(kpi.change));
+  const direction = kpi.change > 0 ? "up" : kpi.change < 0 ? "down" : "flat";
+  const words = direction === "up" ? text.up(magnitude) : direction === "down" ? text.down(magnitude) : text.flat;
+  const arrow = direction === "up" ? "↑" : direction === "down" ? "↓" : "→";
+  const tone = direction === "up" ? "text-emerald-800" : direction === "down" ? "text-rose-800" : "text-slate-700";
+  const previous = kpi.previous === null ? text.vsPreviousUnknown : text.vsPrevious(formatValue(name, kpi.previous, format));
+  return (
+    <p className="text-xs text-slate-600" data-change={direction}>
+      <span className={`font-semibold ${tone}`}>
+        <span aria-hidden="true">{arrow} </span>
+        {words}
+      </span>{" "}
+      {previous}
+    </p>
+  );
+}
+
+function Tile({ name, part, format }: { name: AnalyticsKpiName; part: ReportPart<AnalyticsKpi>; format: OverviewFormat }) {
+  return (
+    <div className="min-w-0 rounded-lg border border-slate-200 bg-white p-4 shadow-sm" data-kpi={name} data-state={part.state}>
+      <dt className="text-sm font-medium text-slate-600">{text.names[name]}</dt>
+      {part.state === "ok" ? (
+        <>
+          <dd className="mt-1 break-words text-2xl font-semibold tabular-nums text-slate-900" data-value>
+            {formatValue(name, part.value.value, format)}
+          </dd>
+          <dd className="mt-1">
+            <Change name={name} kpi={part.value} format={format} />
+          </dd>
+        </>
+      ) : part.state === "removed" ? (
+        <>
+          <dd className="mt-1 text-base font-semibold text-slate-800">{text.removed}</dd>
+          <dd className="mt-1 text-xs text-slate-600">{text.removedWhy}</dd>
+        </>
+      ) : (
+        <dd className="mt-1 text-base font-semibold text-slate-700">{text.unavailable}</dd>
+      )}
+    </div>
+  );
+}
+
+/**
+ * One tile per KPI. Revenue figures the platform withheld say so (never a zero); profit is shown only when the
+ * platform reports it, since its absence alone tells nothing when revenue is present.
+ */
+export function KpiTiles({ kpis, format }: { kpis: AnalyticsReport["kpis"]; format: OverviewFormat }) {
+  const shown = ORDER.filter((name) => (name === "profit" ? kpis[name].state === "ok" : kpis[name].state === "ok" || kpis[name].state === "removed"));
+  return (
+    <section aria-labelledby="kpis-heading">
+      <h2 id="kpis-heading" className="sr-only">
+        {text.heading}
+      </h2>
+      <dl className="grid grid-cols-1 gap-3 min-[360px]:grid-cols-2 lg:grid-cols-5">
+        {shown.map((name) => (
+          <Tile key={name} name={name} part={kpis[name]} format={format} />
+        ))}
+      </dl>
+    </section>
+  );
+}

@@ -1,0 +1,100 @@
+import type { AnalyticsRange } from "@/lib/platform";
+import { overviewHref, type PeriodProblem } from "@/lib/ui/overview-query";
+import { overviewText } from "@/lib/ui/overview-text";
+
+const text = overviewText.period;
+const PRESETS: Exclude<AnalyticsRange, "custom">[] = ["today", "yesterday", "7d", "30d", "this_month", "last_month", "this_year"];
+const FOCUS = "focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-slate-900";
+
+/**
+ * The period: preset links and a plain GET form for a custom range. Both work without JavaScript; the form's
+ * dates are checked on the server before any platform call, and a refusal is shown next to the field it concerns.
+ */
+export function PeriodPicker({
+  storeId,
+  range,
+  from,
+  to,
+  problem,
+}: {
+  storeId: number;
+  range: string;
+  from: string;
+  to: string;
+  problem: PeriodProblem | null;
+}) {
+  const toProblem = problem === "to_invalid" || problem === "to_before_from" || problem === "too_long";
+  const fromProblem = problem === "from_invalid";
+  const inputClass = (invalid: boolean) =>
+    `mt-1 block w-full min-w-0 rounded-md border bg-white px-2 py-1.5 text-sm ${invalid ? "border-rose-600" : "border-slate-300"} ${FOCUS}`;
+  return (
+    <section aria-labelledby="period-heading" className="space-y-3">
+      <h2 id="period-heading" className="sr-only">
+        {text.legend}
+      </h2>
+      <nav aria-label={text.presetsLabel}>
+        <ul className="flex flex-wrap gap-1.5">
+          {PRESETS.map((preset) => {
+            const current = preset === range;
+            return (
+              <li key={preset}>
+                <a
+                  href={overviewHref(storeId, preset)}
+                  aria-current={current ? "page" : undefined}
+                  className={`inline-block rounded-full border px-3 py-1 text-sm font-medium ${FOCUS} ${
+                    current ? "border-slate-900 bg-slate-900 text-white" : "border-slate-300 bg-white text-slate-800 hover:bg-slate-100"
+                  }`}
+                >
+                  {text.ranges[preset]}
+                </a>
+              </li>
+            );
+          })}
+        </ul>
+      </nav>
+      <form method="get" action={`/stores/${storeId}`} noValidate className="rounded-lg border border-slate-200 bg-white p-3">
+        <fieldset>
+          <legend className={`text-sm font-medium ${range === "custom" ? "text-slate-900" : "text-slate-700"}`}>{text.customLegend}</legend>
+          <input type="hidden" name="range" value="custom" />
+          <div className="mt-2 flex flex-wrap items-end gap-3">
+            <label className="min-w-0 flex-1 basis-36 text-sm">
+              {text.from}
+              <input
+                type="date"
+                name="from"
+                defaultValue={from}
+                required
+                aria-invalid={fromProblem || undefined}
+                aria-describedby={fromProblem ? "period-problem" : "period-hint"}
+                className={inputClass(fromProblem)}
+              />
+            </label>
+            <label className="min-w-0 flex-1 basis-36 text-sm">
+              {text.to}
+              <input
+                type="date"
+                name="to"
+                defaultValue={to}
+                required
+                aria-invalid={toProblem || undefined}
+                aria-describedby={toProblem ? "period-problem" : "period-hint"}
+                className={inputClass(toProblem)}
+              />
+            </label>
+            <button type="submit" className={`rounded-md bg-slate-900 px-4 py-1.5 text-sm font-medium text-white hover:bg-slate-700 ${FOCUS}`}>
+              {text.show}
+            </button>
+          </div>
+          <p id="period-hint" className="mt-1 text-xs text-slate-600">
+            {text.dateHint}
+          </p>
+          {problem ? (
+            <p id="period-problem" role="alert" className="mt-2 text-sm font-medium text-rose-800">
+              {text.problems[problem]}
+            </p>
+          ) : null}
+        </fieldset>
+      </form>
+    </section>
+  );
+}

@@ -1,0 +1,43 @@
+import { STORE_TIME_ZONE } from "@/lib/ui/format";
+
+/**
+ * Number, money and date formatting for the overview, per locale. The store's money is Algerian dinars and its
+ * days are Algerian days; the report's dates are calendar dates (`YYYY-MM-DD`), formatted as such (in UTC) so no
+ * time zone can move them by a day.
+ */
+export type OverviewFormat = ReturnType<typeof overviewFormat>;
+
+export function overviewFormat(locale: string) {
+  const integer = new Intl.NumberFormat(locale, { maximumFractionDigits: 0 });
+  const decimal = new Intl.NumberFormat(locale, { maximumFractionDigits: 2 });
+  const money = new Intl.NumberFormat(locale, { style: "currency", currency: "DZD", minimumFractionDigits: 2, maximumFractionDigits: 2 });
+  const percent = new Intl.NumberFormat(locale, { style: "percent", maximumFractionDigits: 1 });
+  const day = new Intl.DateTimeFormat(locale, { timeZone: "UTC", day: "numeric", month: "short", year: "numeric" });
+  const shortDay = new Intl.DateTimeFormat(locale, { timeZone: "UTC", day: "numeric", month: "short" });
+  const time = new Intl.DateTimeFormat(locale, { timeZone: STORE_TIME_ZONE, dateStyle: "medium", timeStyle: "medium" });
+  const zone = new Intl.DateTimeFormat(locale, { timeZone: STORE_TIME_ZONE, timeZoneName: "short" });
+  const calendar = (value: string) => {
+    const ms = Date.parse(`${value}T00:00:00Z`);
+    return Number.isNaN(ms) ? null : ms;
+  };
+  return {
+    count: (value: number) => (Number.isInteger(value) ? integer.format(value) : decimal.format(value)),
+    money: (value: number) => money.format(value),
+    /** A value already in percent (12.5 -> "12.5%"). */
+    percent: (value: number) => percent.format(value / 100),
+    /** A calendar date `YYYY-MM-DD`; anything else is shown as the platform wrote it. */
+    date: (value: string) => {
+      const ms = calendar(value);
+      return ms === null ? value : day.format(ms);
+    },
+    shortDate: (value: string) => {
+      const ms = calendar(value);
+      return ms === null ? value : shortDay.format(ms);
+    },
+    /** An instant in the store's time zone, with the zone named so it cannot be misread. */
+    instant: (value: Date) => {
+      const zoneName = zone.formatToParts(value).find((part) => part.type === "timeZoneName")?.value ?? STORE_TIME_ZONE;
+      return `${time.format(value)} (${zoneName})`;
+    },
+  };
+}
