@@ -55,7 +55,7 @@ export function OverviewReport({ report, format }: { report: AnalyticsReport; fo
     <div className="space-y-4">
       <ReportNotes notes={notes} />
       <KpiTiles kpis={kpis} format={format} />
-      <div className="grid gap-4 lg:grid-cols-2">
+      <div className="grid items-start gap-4 lg:grid-cols-2">
         {charts.orders.state === "ok" ? (
           <SeriesChart
             id="orders-chart"
@@ -84,7 +84,7 @@ export function OverviewReport({ report, format }: { report: AnalyticsReport; fo
           </section>
         ) : null}
       </div>
-      <div className="grid gap-4 md:grid-cols-2">
+      <div className="grid items-start gap-4 md:grid-cols-2">
         {charts.topProducts.state === "ok" ? (
           <RankingTable
             id="top-products"

@@ -24,7 +24,7 @@ export function RankingTable({ id, title, columns, rows }: { id: string; title: 
                 <th
                   key={column.heading}
                   scope="col"
-                  className={`py-1 font-medium ${column.numeric ? "w-24 text-end" : "text-start"} ${index === 0 ? "pe-2" : "ps-2"}`}
+                  className={`py-1 font-medium ${column.numeric ? "w-20 text-end" : "text-start"} ${index === 0 ? "pe-2" : "ps-2"}`}
                 >
                   {column.heading}
                 </th>

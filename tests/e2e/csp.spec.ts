@@ -89,6 +89,7 @@ test("store pages satisfy the content security policy after an install", async (
   // The consent screen is the emulator's page, not ours: only count what happens from here on.
   problems.length = 0;
   await visit(page, "/stores", "csp-stores");
+  await visit(page, "/stores/101?range=30d", "csp-overview");
 
   // The callback backfills the store's orders after answering: wait for the first one.
   const firstOrder = page.locator('a[href^="/stores/101/orders/"]').first();
