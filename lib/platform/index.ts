@@ -10,6 +10,7 @@ export { APP_USER_AGENT, interactivePlatform, platformFor, type PlatformOptions 
 export { createStoreClient, type StoreClient, type StoreClientConfig } from "./client";
 export { INSTALL_STATE_CODES, PlatformError, isPlatformError, type InstallStateCode, type PlatformErrorInit, type PlatformErrorKind } from "./errors";
 export { parsePlatformOrder } from "./parse-order";
+export { parseAnalyticsReport } from "./parse-analytics";
 export { newIdempotencyKey, deriveIdempotencyKey, isValidIdempotencyKey } from "./idempotency";
 export type { HttpMethod, PlatformResponse, RequestOptions } from "./http";
 export type { CategoryListParams, ReorderItem } from "./categories";

@@ -1,3 +1,4 @@
+import "server-only";
 import { PlatformError } from "./errors";
 import type { AnalyticsKpi, AnalyticsKpiName, AnalyticsPoint, AnalyticsRankRow, AnalyticsReport, AnalyticsShare, ReportPart } from "./types";
 

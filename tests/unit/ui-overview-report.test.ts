@@ -2,7 +2,7 @@ import { createElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it } from "vitest";
 import { OverviewReport } from "@/components/overview/overview-report";
-import { parseAnalyticsReport } from "@/lib/platform/parse-analytics";
+import { parseAnalyticsReport } from "@/lib/platform";
 import { overviewFormat } from "@/lib/ui/overview-format";
 
 /** The report's markup from a platform answer, through the real parser and components (server components, no state). */

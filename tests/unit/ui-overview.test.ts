@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { PlatformError } from "@/lib/platform/errors";
+import { PlatformError } from "@/lib/platform";
 import { describeOverviewError } from "@/lib/ui/overview-errors";
 import { overviewFormat } from "@/lib/ui/overview-format";
 import { overviewHref, parseOverviewQuery } from "@/lib/ui/overview-query";
