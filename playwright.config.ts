@@ -9,8 +9,16 @@ import { APP_PORT, APP_URL, EMULATOR_PORT, EMULATOR_URL } from "./tests/e2e/supp
  */
 const systemChromium = process.env.PLAYWRIGHT_CHROMIUM_PATH ?? (existsSync("/usr/bin/chromium") ? "/usr/bin/chromium" : undefined);
 
+/**
+ * Each server runs under scripts/support/tied.ts: it lives only as long as this runner holds its stdin, so a run
+ * killed in any way (even SIGKILL) takes its emulator and app down with it.
+ */
+const TIED = "npx tsx scripts/support/tied.ts";
+
 export default defineConfig({
   testDir: "tests/e2e",
+  // Runs driven by other specs (tests/e2e/fixtures) are not tests of their own.
+  testIgnore: "**/fixtures/**",
   outputDir: "test-results",
   // One app, one emulator, one database: tests share them, so they run one at a time.
   workers: 1,
@@ -45,7 +53,7 @@ export default defineConfig({
   webServer: [
     {
       // OAuth rate limits off: the suite installs through the consent screen more often than 10 times in 10 minutes.
-      command: `npx tsx emulator/src/cli.ts start --port ${EMULATOR_PORT} --app-url ${APP_URL} --memory --no-auto-tick --no-oauth-limits`,
+      command: `${TIED} tsx emulator/src/cli.ts start --port ${EMULATOR_PORT} --app-url ${APP_URL} --memory --no-auto-tick --no-oauth-limits`,
       url: `${EMULATOR_URL}/_emulator/clock`,
       reuseExistingServer: false,
       timeout: 60_000,
@@ -53,11 +61,12 @@ export default defineConfig({
       stderr: "pipe",
     },
     {
-      command: `npx next start -p ${APP_PORT}`,
+      command: `${TIED} next start -p ${APP_PORT}`,
       url: `${APP_URL}/api/health`,
       env: e2eAppEnv(),
       reuseExistingServer: false,
-      timeout: 90_000,
+      // A fresh embedded database takes seconds to create on an idle machine, minutes on a crowded one.
+      timeout: 180_000,
       stdout: "pipe",
       stderr: "pipe",
     },

@@ -5,18 +5,29 @@
  *
  * TEST_DATABASE_URL=postgres://... runs everything against that server instead: each vitest file gets a fresh
  * database on it, and the browser tests get one of their own.
+ *
+ *   npm test -- --no-e2e                 everything but the build and the browser tests
+ *   npm test -- --e2e-only [-- <args>]   only the browser tests, on the existing build; <args> go to Playwright
+ *
+ * Servers listen on free ports (tests/e2e/support/servers.ts). Each step runs in a process group of its own and
+ * a SIGINT, SIGTERM or SIGHUP to this script is passed on to it, so a killed run leaves nothing running.
  */
-import { spawn } from "node:child_process";
 import { readFile, rm } from "node:fs/promises";
 import { openDatabase } from "../db/client";
 import { createScratchDatabase, type ScratchDatabase } from "../db/scratch";
+import { spawnGroup, stopGroupsOnSignals } from "./support/process-group";
 
 type Step = { name: string; command: string; args: string[]; env?: Record<string, string> };
 
 const serverUrl = process.env.TEST_DATABASE_URL;
-const skipE2e = process.argv.includes("--no-e2e");
-const distDir = ".next-test";
-const reportsDir = ".data/test-reports";
+const separator = process.argv.indexOf("--");
+const ownArgs = separator === -1 ? process.argv.slice(2) : process.argv.slice(2, separator);
+const playwrightArgs = separator === -1 ? [] : process.argv.slice(separator + 1);
+const skipE2e = ownArgs.includes("--no-e2e");
+const e2eOnly = ownArgs.includes("--e2e-only");
+const distDir = process.env.NEXT_DIST_DIR ?? ".next-test";
+const reportsDir = process.env.TEST_REPORTS_DIR ?? ".data/test-reports";
+const e2ePgliteDir = process.env.E2E_PGLITE_DIR ?? ".data/e2e/pglite";
 const vitestReport = `${reportsDir}/vitest.json`;
 const playwrightReport = `${reportsDir}/playwright.json`;
 
@@ -57,13 +68,8 @@ async function printTotals(): Promise<void> {
 }
 
 function run(step: Step): Promise<number> {
-  return new Promise((resolve) => {
-    const child = spawn(step.command, step.args, {
-      stdio: "inherit",
-      env: { ...process.env, ...step.env },
-    });
-    child.on("exit", (code, signal) => resolve(code ?? (signal ? 1 : 0)));
-  });
+  // stdin stays with us: a step in its own process group must not read the terminal.
+  return spawnGroup(step.command, step.args, { stdio: ["ignore", "inherit", "inherit"], env: { ...process.env, ...step.env } }).exited;
 }
 
 async function createE2eDatabase(serverUrl: string): Promise<ScratchDatabase> {
@@ -79,16 +85,20 @@ async function main(): Promise<void> {
   const database = serverUrl ? `PostgreSQL server (${new URL(serverUrl).host})` : "embedded PGlite";
   console.log(`\n▶ npm test on Node ${process.version}, database: ${database}\n`);
 
-  const steps: Step[] = [
-    { name: "type-check", command: "npx", args: ["tsc", "--noEmit"] },
-    { name: "lint", command: "npx", args: ["eslint", "--max-warnings=0", "."] },
-    {
-      name: "unit and integration tests",
-      command: "npx",
-      args: ["vitest", "run", "--reporter=default", "--reporter=json", `--outputFile.json=${vitestReport}`],
-    },
-  ];
-  if (!skipE2e) {
+  stopGroupsOnSignals({ beforeExit: () => console.error("\n✗ stopped by a signal; every step's processes were stopped too") });
+
+  const steps: Step[] = e2eOnly
+    ? []
+    : [
+        { name: "type-check", command: "npx", args: ["tsc", "--noEmit"] },
+        { name: "lint", command: "npx", args: ["eslint", "--max-warnings=0", "."] },
+        {
+          name: "unit and integration tests",
+          command: "npx",
+          args: ["vitest", "run", "--reporter=default", "--reporter=json", `--outputFile.json=${vitestReport}`],
+        },
+      ];
+  if (!skipE2e && !e2eOnly) {
     steps.push({ name: "production build", command: "npx", args: ["next", "build"], env: { NEXT_DIST_DIR: distDir } });
   }
 
@@ -110,12 +120,13 @@ async function main(): Promise<void> {
   if (!skipE2e) {
     const stepStart = Date.now();
     console.log("\n━━ browser tests (Playwright, Chromium) ━━");
-    await rm(".data/e2e", { recursive: true, force: true });
+    await rm(e2ePgliteDir, { recursive: true, force: true });
+    await rm(`${e2ePgliteDir}.lock`, { force: true });
     const e2eDatabase = serverUrl ? await createE2eDatabase(serverUrl) : null;
     const code = await run({
       name: "browser tests",
       command: "npx",
-      args: ["playwright", "test"],
+      args: ["playwright", "test", ...playwrightArgs],
       env: {
         NEXT_DIST_DIR: distDir,
         PLAYWRIGHT_JSON_OUTPUT_FILE: playwrightReport,

@@ -1,5 +1,6 @@
 import { spawn } from "node:child_process";
 import { expect, test } from "@playwright/test";
+import { freePort } from "../../scripts/support/free-port";
 import { e2eAppEnv } from "./support/app-env";
 
 /**
@@ -8,8 +9,9 @@ import { e2eAppEnv } from "./support/app-env";
  */
 /** Starts the built server and waits for it to exit (null: still running after 45 s, then killed). */
 async function startServer(env: NodeJS.ProcessEnv): Promise<{ exitCode: number | null; output: string }> {
-  const child = spawn("npx", ["next", "start", "-p", "3199"], {
-    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", ...env },
+  const port = String(await freePort());
+  const child = spawn("npx", ["next", "start", "-p", port], {
+    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", ...env, PORT: port },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let output = "";
@@ -29,7 +31,7 @@ async function startServer(env: NodeJS.ProcessEnv): Promise<{ exitCode: number |
 }
 
 test("next start stops at once, naming each missing or malformed variable", async () => {
-  const env: Record<string, string> = { ...e2eAppEnv(), PORT: "3199" };
+  const env: Record<string, string> = { ...e2eAppEnv() };
   delete env.SVC_CLIENT_ID;
   env.TOKEN_ENCRYPTION_KEY = "dG9vLXNob3J0";
   env.SVC_CLIENT_SECRET = "svcas_not-the-right-shape-but-secret";
@@ -52,7 +54,6 @@ test("next start stops at once, naming each missing or malformed variable", asyn
 test("a production build refuses the published development secrets, whatever NODE_ENV says", async () => {
   const env: Record<string, string> = {
     ...e2eAppEnv(),
-    PORT: "3199",
     SESSION_SECRET: "development-only-session-secret-not-for-production",
     TOKEN_ENCRYPTION_KEY: Buffer.alloc(32, 7).toString("base64"),
   };
