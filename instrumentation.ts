@@ -15,5 +15,12 @@ export async function register(): Promise<void> {
       // Next would only log a failed register() and go on serving; a misconfigured server must not.
       process.exit(1);
     }
+    // Open (and for the embedded database, create and migrate) the database now, while the first page compiles
+    // or the first request is on its way, instead of after it: a new embedded database takes seconds. Not during
+    // `next build`, whose workers serve no request. A failure here is reported by the request that needs it.
+    if (process.env.NEXT_PHASE !== "phase-production-build") {
+      const { getDatabase } = await import("@/db/index");
+      getDatabase().catch(() => undefined);
+    }
   }
 }

@@ -11,7 +11,7 @@ import { REQUEST_ID_HEADER, acceptOrCreateRequestId } from "@/lib/request-id";
 
 export type SecurityHeaderOptions = {
   nonce: string;
-  /** next dev needs 'unsafe-eval' (React rebuilds server error stacks with eval) and no HSTS. */
+  /** next dev needs 'unsafe-eval' (React rebuilds server error stacks with eval), inline styles (its dev tools) and no HSTS. */
   development: boolean;
   /** Only an https app may ask browsers to upgrade requests; on http://localhost that would break every asset. */
   https: boolean;
@@ -26,8 +26,10 @@ export function contentSecurityPolicy(options: SecurityHeaderOptions): string {
     // 'strict-dynamic' lets the nonced Next runtime load its chunks; 'self' is the fallback for CSP2 browsers.
     `script-src 'self' 'nonce-${nonce}' 'strict-dynamic'${development ? " 'unsafe-eval'" : ""}`,
     // Stylesheets and <style> elements need our origin or the nonce. Style attributes (React's style prop,
-    // Next's built-in error pages) cannot run code, so they are allowed on their own.
-    `style-src 'self' 'nonce-${nonce}'`,
+    // Next's built-in error pages) cannot run code, so they are allowed on their own. In development, Next's dev
+    // tools overlay injects <style> elements without the nonce (and a nonce would make browsers ignore
+    // 'unsafe-inline'), so development allows inline styles; production never does.
+    development ? "style-src 'self' 'unsafe-inline'" : `style-src 'self' 'nonce-${nonce}'`,
     "style-src-attr 'unsafe-inline'",
     "img-src 'self' blob: data:",
     "font-src 'self'",

@@ -7,20 +7,35 @@ import { openDatabase, type DatabaseHandle, type Db } from "./client";
  * on one folder corrupt it. The embedded database migrates itself at first use; a server database is migrated at
  * release with `npm run db:migrate`.
  */
-const globalForDb = globalThis as unknown as { appDatabase?: Promise<DatabaseHandle> };
+const globalForDb = globalThis as unknown as { appDatabase?: Promise<DatabaseHandle>; appDatabaseOpening?: boolean };
 
 export function getDatabase(): Promise<DatabaseHandle> {
-  globalForDb.appDatabase ??= (async () => {
-    const handle = env.DATABASE_URL
-      ? await openDatabase({ url: env.DATABASE_URL })
-      : await openDatabase({ embedded: env.PGLITE_DIR });
-    if (handle.kind === "embedded") await handle.migrate();
-    return handle;
-  })().catch((error: unknown) => {
-    globalForDb.appDatabase = undefined;
-    throw error;
-  });
+  if (!globalForDb.appDatabase) {
+    globalForDb.appDatabaseOpening = true;
+    globalForDb.appDatabase = (async () => {
+      const handle = env.DATABASE_URL
+        ? await openDatabase({ url: env.DATABASE_URL })
+        : await openDatabase({ embedded: env.PGLITE_DIR });
+      if (handle.kind === "embedded") await handle.migrate();
+      return handle;
+    })()
+      .catch((error: unknown) => {
+        globalForDb.appDatabase = undefined;
+        throw error;
+      })
+      .finally(() => {
+        globalForDb.appDatabaseOpening = false;
+      });
+  }
   return globalForDb.appDatabase;
+}
+
+/**
+ * True while this process's first open (and, for the embedded database, its migration) is still under way: a
+ * new embedded database takes seconds to create. Slow then is not broken, and /api/health says "starting".
+ */
+export function isDatabaseOpening(): boolean {
+  return globalForDb.appDatabaseOpening === true;
 }
 
 export async function getDb(): Promise<Db> {

@@ -53,6 +53,15 @@ describe(`health (${databaseKind()})`, () => {
     expect(report.status).toBe("error");
   });
 
+  it("is starting, with nothing to report, when the first open of the database is still under way", async () => {
+    const { report, problem } = await checkHealth(() => new Promise(() => {}), { timeoutMs: 50, isOpening: () => true });
+    expect(report).toEqual({ status: "starting", checks: { database: "starting", migrations: "unknown" } });
+    expect(problem).toBeUndefined();
+    // The same wait on a database that was open before is a fault.
+    const after = await checkHealth(() => new Promise(() => {}), { timeoutMs: 50, isOpening: () => false });
+    expect(after.report.status).toBe("error");
+  });
+
   it("reports pending migrations when the release step has not run", async () => {
     await rolledBack(async (db) => {
       await db.execute(
@@ -103,6 +112,39 @@ describe("GET /api/health", () => {
       expect(lines.join("\n")).not.toContain("health-pw");
     } finally {
       restore();
+    }
+  });
+
+  it("knows when this process is still opening its database", async () => {
+    const { resetEnvCache } = await import("@/lib/env");
+    const { getDatabase, isDatabaseOpening } = await import("@/db/index");
+    process.env.DATABASE_URL = "postgres://app:pw@127.0.0.1:1/app";
+    resetEnvCache();
+    (globalThis as { appDatabase?: unknown }).appDatabase = undefined;
+    expect(isDatabaseOpening()).toBe(false);
+    const opening = getDatabase();
+    expect(isDatabaseOpening()).toBe(true);
+    const handle = await opening;
+    expect(isDatabaseOpening()).toBe(false);
+    await handle.close();
+  });
+
+  it("answers 503 starting and logs no warning while the database is still opening", async () => {
+    const { setLogSink } = await import("@/lib/log");
+    const state = globalThis as { appDatabase?: unknown; appDatabaseOpening?: boolean };
+    state.appDatabase = new Promise(() => {});
+    state.appDatabaseOpening = true;
+    const lines: string[] = [];
+    const restore = setLogSink((line) => lines.push(line));
+    try {
+      const { GET } = await import("@/app/api/health/route");
+      const response = await GET();
+      expect(response.status).toBe(503);
+      expect(await response.json()).toEqual({ status: "starting", checks: { database: "starting", migrations: "unknown" } });
+      expect(lines.join("\n")).not.toContain("health check failed");
+    } finally {
+      restore();
+      state.appDatabaseOpening = false;
     }
   });
 });

@@ -29,6 +29,8 @@ describe("content security policy", () => {
   it("adds what next dev needs in development, and never upgrades requests of an http app", () => {
     const development = directives(contentSecurityPolicy({ ...production, development: true, https: false }));
     expect(development.get("script-src")).toContain("'unsafe-eval'");
+    // Next's dev tools overlay injects <style> elements without a nonce; a nonce would disable 'unsafe-inline'.
+    expect(development.get("style-src")).toEqual(["'self'", "'unsafe-inline'"]);
     expect(development.get("connect-src")).toEqual(["'self'", "ws:", "wss:"]);
     expect(development.has("upgrade-insecure-requests")).toBe(false);
     expect(directives(contentSecurityPolicy({ ...production, https: false })).has("upgrade-insecure-requests")).toBe(false);

@@ -7,8 +7,9 @@ import { compareMigrations, shippedMigrations } from "@/lib/doctor/migrations";
  * probing the endpoint should learn nothing about URLs, versions or secrets.
  */
 export type HealthReport = {
-  status: "ok" | "error";
-  checks: { database: "ok" | "error"; migrations: "ok" | "pending" | "unknown" };
+  /** "starting": the database is still being opened for the first time (not ready yet, nothing wrong). */
+  status: "ok" | "starting" | "error";
+  checks: { database: "ok" | "starting" | "error"; migrations: "ok" | "pending" | "unknown" };
 };
 
 /**
@@ -31,12 +32,18 @@ function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
  */
 export async function checkHealth(
   getDb: () => Promise<Db>,
-  options: { timeoutMs?: number } = {},
+  options: { timeoutMs?: number; isOpening?: () => boolean } = {},
 ): Promise<{ report: HealthReport; problem?: unknown }> {
   const timeoutMs = options.timeoutMs ?? DATABASE_TIMEOUT_MS;
   let db: Db;
   try {
     db = await withTimeout(getDb(), timeoutMs);
+  } catch (problem) {
+    // Still on its first open: not ready, and not a fault to report either.
+    if (options.isOpening?.()) return { report: { status: "starting", checks: { database: "starting", migrations: "unknown" } } };
+    return { report: { status: "error", checks: { database: "error", migrations: "unknown" } }, problem };
+  }
+  try {
     await withTimeout(pingDatabase(db, { deadlineMs: timeoutMs }), timeoutMs);
   } catch (problem) {
     return { report: { status: "error", checks: { database: "error", migrations: "unknown" } }, problem };

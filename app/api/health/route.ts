@@ -1,4 +1,4 @@
-import { getDb } from "@/db/index";
+import { getDb, isDatabaseOpening } from "@/db/index";
 import { requestLog } from "@/lib/request-id";
 import { checkHealth } from "./check";
 
@@ -6,8 +6,8 @@ import { checkHealth } from "./check";
 export const dynamic = "force-dynamic";
 
 export async function GET(): Promise<Response> {
-  const { report, problem } = await checkHealth(getDb);
-  if (report.status !== "ok") {
+  const { report, problem } = await checkHealth(getDb, { isOpening: isDatabaseOpening });
+  if (report.status === "error") {
     // The reason goes to the log (redacted), never into the answer.
     (await requestLog()).warn("health check failed", { checks: report.checks, error: problem });
   }
