@@ -31,10 +31,10 @@ ${attempt.responseSnippet ? `<pre>${esc(attempt.responseSnippet)}</pre>` : ""}</
     .join("");
   const next = delivery.state === "pending" && delivery.nextAttemptAt ? `<div class="muted">next attempt ${esc(formatTime(delivery.nextAttemptAt))}</div>` : "";
   const reason = delivery.droppedReason ? `<div class="muted">${esc(delivery.droppedReason)}</div>` : "";
-  return `<tr><td>${esc(formatTime(delivery.createdAt))}</td><td><code>${esc(delivery.event)}</code><div class="muted"><code>${esc(delivery.eventId)}</code></div></td>
-<td>${esc(delivery.storeId)}${delivery.installId === null ? "" : `<div class="muted">install ${esc(delivery.installId)}</div>`}</td>
-<td>${stateBadge(delivery)}${reason}${next}</td>
-<td>${attempts ? `<ul class="attempts">${attempts}</ul>` : `<span class="muted">not sent</span>`}
+  return `<tr><td data-label="Queued">${esc(formatTime(delivery.createdAt))}</td><td data-label="Event"><code>${esc(delivery.event)}</code><div class="muted"><code>${esc(delivery.eventId)}</code></div></td>
+<td data-label="Store">${esc(delivery.storeId)}${delivery.installId === null ? "" : `<div class="muted">install ${esc(delivery.installId)}</div>`}</td>
+<td data-label="State">${stateBadge(delivery)}${reason}${next}</td>
+<td data-label="Attempts">${attempts ? `<ul class="attempts">${attempts}</ul>` : `<span class="muted">not sent</span>`}
 <details><summary class="muted">body</summary><pre>${esc(delivery.body)}</pre></details></td></tr>`;
 }
 
@@ -67,9 +67,9 @@ function consolePage(ctx: EmulatorContext, messages: { notice?: string | null; e
         "Change plan",
         "secondary",
       );
-      return `<tr><td>${esc(store.id)}</td><td>${esc(store.name)}</td><td>${esc(owner?.name ?? "")}</td>
-<td>${esc(store.plan)}${store.planExpiresAt ? `<div class="muted">until ${esc(formatTime(store.planExpiresAt))}</div>` : ""}</td>
-<td>${installedStores.includes(String(store.id)) ? badge("installed", "ok") : ""}</td><td>${planForm}</td></tr>`;
+      return `<tr><td data-label="Id">${esc(store.id)}</td><td data-label="Store">${esc(store.name)}</td><td data-label="Owner">${esc(owner?.name ?? "")}</td>
+<td data-label="Plan">${esc(store.plan)}${store.planExpiresAt ? `<div class="muted">until ${esc(formatTime(store.planExpiresAt))}</div>` : ""}</td>
+<td data-label="App">${installedStores.includes(String(store.id)) ? badge("installed", "ok") : ""}</td><td data-label="Change">${planForm}</td></tr>`;
     })
     .join("");
 

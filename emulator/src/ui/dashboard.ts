@@ -25,9 +25,9 @@ function orderRow(order: Order): string {
     "Set status",
     "secondary",
   );
-  return `<tr><td><code>${esc(order.order_number)}</code><div class="muted">#${esc(order.id)}</div></td>
-<td>${esc(formatTime(order.created_at))}</td><td>${esc(order.customer_name)}<div class="muted">${esc(order.customer_phone)}</div></td>
-<td>${esc(order.total)} DA</td><td>${badge(order.status)}</td><td>${statusForm}</td></tr>`;
+  return `<tr><td data-label="Order"><code>${esc(order.order_number)}</code><div class="muted">#${esc(order.id)}</div></td>
+<td data-label="Placed">${esc(formatTime(order.created_at))}</td><td data-label="Customer">${esc(order.customer_name)}<div class="muted">${esc(order.customer_phone)}</div></td>
+<td data-label="Total">${esc(order.total)} DA</td><td data-label="Status">${badge(order.status)}</td><td data-label="Move to">${statusForm}</td></tr>`;
 }
 
 function storeSection(ctx: EmulatorContext, store: Store): string {

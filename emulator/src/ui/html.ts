@@ -17,9 +17,9 @@ section{background:#fff;border:1px solid #e5e7eb;border-radius:.5rem;padding:1re
 table{border-collapse:collapse;width:100%;font-size:.92rem} th,td{text-align:left;padding:.35rem .5rem;border-bottom:1px solid #f3f4f6;vertical-align:top}
 th{color:#6b7280;font-weight:600} code,pre{font-family:ui-monospace,Menlo,Consolas,monospace;font-size:.85rem}
 pre{white-space:pre-wrap;word-break:break-all;background:#f3f4f6;padding:.5rem;border-radius:.25rem;margin:.25rem 0}
-form.inline{display:inline-flex;gap:.35rem;align-items:center;margin:0 .35rem .35rem 0;flex-wrap:wrap}
+form.inline{display:inline-flex;gap:.35rem;align-items:center;margin:0 .35rem .35rem 0;flex-wrap:wrap;max-width:100%}
 input,select,button{font:inherit;padding:.3rem .5rem;border:1px solid #d1d5db;border-radius:.3rem;background:#fff}
-input[type=url],input[type=text].wide{min-width:26rem;max-width:100%} button{cursor:pointer;background:#1f2937;color:#fff;border-color:#1f2937}
+input[type=url],input[type=text].wide{width:26rem;max-width:100%;min-width:0;flex:1 1 auto} button{cursor:pointer;background:#1f2937;color:#fff;border-color:#1f2937}
 button.secondary{background:#fff;color:#1f2937} button.danger{background:#b91c1c;border-color:#b91c1c}
 .badge{display:inline-block;padding:.05rem .45rem;border-radius:999px;font-size:.8rem;font-weight:600;background:#e5e7eb}
 .ok{background:#d1fae5;color:#065f46} .warn{background:#fef3c7;color:#92400e} .bad{background:#fee2e2;color:#991b1b}
@@ -27,6 +27,13 @@ button.secondary{background:#fff;color:#1f2937} button.danger{background:#b91c1c
 .error{background:#fef2f2;border:1px solid #ef4444;padding:.6rem .8rem;border-radius:.4rem;margin-bottom:1rem}
 .dev{background:#fffbeb;border:1px solid #f59e0b;padding:.6rem .8rem;border-radius:.4rem;margin:.5rem 0}
 .muted{color:#6b7280;font-size:.88rem} ul.attempts{margin:.25rem 0;padding-left:1.1rem}
+code,td{overflow-wrap:anywhere} input,select{max-width:100%}
+@media (max-width:40rem){
+main{padding:0 .75rem} section{padding:.75rem} header{padding:.6rem .75rem;gap:.75rem}
+table,tbody,tr,td{display:block} thead{position:absolute;width:1px;height:1px;overflow:hidden;clip-path:inset(50%)}
+tr{border-bottom:1px solid #e5e7eb;padding:.4rem 0} td{border:0;padding:.15rem 0}
+td[data-label]::before{content:attr(data-label) ": ";color:#6b7280;font-weight:600}
+}
 `;
 
 export function layout(title: string, body: string, options: { notice?: string | null; error?: string | null } = {}): string {
