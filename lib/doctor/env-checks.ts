@@ -3,8 +3,8 @@ import type { CheckResult } from "./types";
 
 export type RawEnv = Record<string, string | undefined>;
 
-/** Every variable a production deploy must set, in the order they are printed. */
-const REQUIRED = [
+/** Every variable a production deploy must set, in the order they are printed (and `npm run setup` asks). */
+export const REQUIRED = [
   "APP_URL",
   "SVC_AUTH_URL",
   "SVC_API_URL",
@@ -18,7 +18,7 @@ const REQUIRED = [
 /** Optional ones, printed only when set (a set but malformed optional variable still stops the server). */
 const OPTIONAL = ["DATABASE_URL", "SVC_SCOPES", "TOKEN_ENCRYPTION_KEYS_PREVIOUS", "CRON_SECRET", "LOG_LEVEL", "PGLITE_DIR"] as const;
 
-const FIXES: Record<string, string> = {
+export const FIXES: Record<string, string> = {
   APP_URL: "set it to the app's public origin, e.g. https://app.example.com (no path)",
   SVC_AUTH_URL: "set it to the platform's auth host ({auth_url}) from the developer console",
   SVC_API_URL: "set it to the platform's REST API host ({base_url}), without /v1",

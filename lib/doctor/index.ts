@@ -1,11 +1,13 @@
 import { checkDatabase, type DatabaseOpener } from "./database-checks";
 import { SERVICE_DOMAINS } from "@/lib/webhook-url/domains";
 import { checkVariables, type RawEnv } from "./env-checks";
+import { isLocalPlatform } from "./local-platform";
 import { checkApiReachable, checkClientCredentials } from "./platform-checks";
 import type { CheckResult, DoctorReport } from "./types";
 import { checkRedirectUri, checkWebhookUrl, serviceDomainsOf } from "./url-checks";
 
 export type { CheckResult, DoctorReport } from "./types";
+export { isLocalPlatform } from "./local-platform";
 
 export type DoctorOptions = {
   /** Extra service domains (besides those of SVC_AUTH_URL and SVC_API_URL and lib/doctor/domains.ts). */
@@ -24,6 +26,7 @@ export type DoctorOptions = {
  * environment as an argument (not process.env) so tests feed it configurations directly.
  */
 export async function runDoctor(raw: RawEnv, options: DoctorOptions = {}): Promise<DoctorReport> {
+  const localPlatform = isLocalPlatform(raw);
   const variables = checkVariables(raw);
   // A variable whose own line passed is usable by the later checks even when another variable is broken.
   const usable = (name: string): string | null => {
@@ -41,6 +44,7 @@ export async function runDoctor(raw: RawEnv, options: DoctorOptions = {}): Promi
     checkWebhookUrl(appUrl, {
       serviceDomains: serviceDomainsOf([raw.SVC_AUTH_URL ?? null, raw.SVC_API_URL ?? null], [...SERVICE_DOMAINS, ...(options.serviceDomains ?? [])]),
       serverlessDomains: options.serverlessDomains,
+      localPlatform,
     }),
   );
 
@@ -67,7 +71,7 @@ export async function runDoctor(raw: RawEnv, options: DoctorOptions = {}): Promi
     checks.push(api, credentials);
   }
 
-  return { ok: checks.every((check) => check.status !== "fail"), checks };
+  return { ok: checks.every((check) => check.status !== "fail"), checks, localPlatform };
 }
 
 const MARKS: Record<CheckResult["status"], string> = { pass: "✓", fail: "✗", warn: "!", skip: "-" };
@@ -81,5 +85,8 @@ export function formatReport(report: DoctorReport): string {
   });
   const failed = report.checks.filter((check) => check.status === "fail").length;
   lines.push("", report.ok ? "All checks passed." : `${failed} check(s) failed.`);
+  if (report.localPlatform) {
+    lines.push("The platform is the local emulator: its rules were applied, and the real console's shown as warnings.");
+  }
   return lines.join("\n");
 }

@@ -13,4 +13,9 @@ export type CheckResult = {
   fix?: string;
 };
 
-export type DoctorReport = { ok: boolean; checks: CheckResult[] };
+export type DoctorReport = {
+  ok: boolean;
+  checks: CheckResult[];
+  /** The platform's hosts are on this machine (the emulator): the real console's rules were only warnings. */
+  localPlatform?: boolean;
+};

@@ -62,7 +62,7 @@ export function serviceDomainsOf(platformUrls: (string | null)[], extra: readonl
 
 export function checkWebhookUrl(
   appUrl: string | null,
-  options: { serviceDomains: readonly string[]; serverlessDomains?: readonly string[] },
+  options: { serviceDomains: readonly string[]; serverlessDomains?: readonly string[]; localPlatform?: boolean },
 ): CheckResult {
   const base = { id: "webhook-url", title: "Webhook URL" };
   if (!appUrl) return { ...base, status: "skip", detail: "needs a well-formed APP_URL" };
@@ -73,6 +73,14 @@ export function checkWebhookUrl(
       ...base,
       status: "pass",
       detail: `${url} meets the console's rules (https on 443, public host name, at most 255 characters, not a platform or serverless free domain); save it in the developer console and press verify`,
+    };
+  }
+  if (options.localPlatform) {
+    return {
+      ...base,
+      status: "warn",
+      detail: `${shorten(displayUrl(url))}: the emulator accepts it; the real console would refuse it: ${problems.map((problem) => problem.message).join("; ")}`,
+      fix: "before going live, serve the app on a custom https domain of your own on port 443 and run `npm run setup` again",
     };
   }
   return {
