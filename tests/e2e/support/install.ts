@@ -7,6 +7,8 @@ export type ConsentOptions = {
   merchant?: string;
   /** Press Approve (default) or Deny. */
   answer?: "approve" | "deny";
+  /** The app's origin when it is not the suite's own app (the test's baseURL). */
+  appUrl?: string;
 };
 
 /**
@@ -14,7 +16,7 @@ export type ConsentOptions = {
  * back through /oauth/callback. Ends on /stores after an approval, on /install/failed after a denial.
  */
 export async function installThroughConsent(page: Page, options: ConsentOptions): Promise<void> {
-  await page.goto("/install");
+  await page.goto(`${options.appUrl ?? ""}/install`);
   // The emulator asks who is signing in only once per browser context.
   const signIn = page.getByRole("button", { name: `Sign in as ${options.merchant ?? "Amina Haddad"}` });
   const approve = page.getByRole("button", { name: "Approve" });
