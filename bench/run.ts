@@ -18,6 +18,7 @@ const BENCHES: Bench[] = [
   { name: "webhook receiver", run: async () => (await import("./webhooks")).benchWebhooks() },
   { name: "orders page", run: async () => (await import("./orders-page")).benchOrdersPage() },
   { name: "first-load JavaScript", run: async () => (await import("./first-load-js")).benchFirstLoadJs() },
+  { name: "dev start", run: async () => (await import("./dev-start")).benchDevStart() },
 ];
 
 const only = process.argv.slice(2).filter((arg) => !arg.startsWith("-"));
