@@ -24,7 +24,7 @@ test.afterAll(async () => {
 });
 
 test("npm run setup -- --yes writes a .env that the doctor passes and the app installs with", async ({ page }) => {
-  test.setTimeout(240_000);
+  test.setTimeout(600_000);
   const [appPort, emulatorPort] = [await freePort(), await freePort()];
   const appUrl = `http://localhost:${appPort}`;
   emulator = await startEmulator({ port: emulatorPort, appUrl, dataFile: null, autoTick: false, quiet: true, oauthRateLimits: false });
@@ -86,7 +86,7 @@ test("npm run setup -- --yes writes a .env that the doctor passes and the app in
     }),
   );
   try {
-    const up = await until(async () => (await fetch(`${appUrl}/api/health`).catch(() => null))?.status === 200, 90_000);
+    const up = await until(async () => (await fetch(`${appUrl}/api/health`).catch(() => null))?.status === 200, 300_000);
     expect(up, server.output()).toBe(true);
 
     await installThroughConsent(page, { storeIds: [101, 102], appUrl });
