@@ -2,7 +2,7 @@ import { mkdtemp, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
-import { DEV_APP } from "../../emulator/src/dev-app";
+import { DEV_APP } from "../../lib/dev-app";
 import { startEmulator, type RunningEmulator } from "../../emulator/src/index";
 import { freePort } from "../../scripts/support/free-port";
 import { envValues, parseEnvFile } from "../../scripts/support/env-file";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { DEV_APP } from "@/emulator/src/dev-app";
+import { DEV_APP } from "@/lib/dev-app";
 import { formatReport, isLocalPlatform, runDoctor, type DoctorReport } from "@/lib/doctor";
 import { goodEnv } from "../helpers/doctor-env";
 
