@@ -75,9 +75,10 @@ test("npm run setup -- --yes writes a .env that the doctor passes and the app in
   expect(doctor.output()).toContain("All checks passed.");
 
   // The production build, configured by nothing but that file.
+  // next itself, not through npx: the SIGTERM at the end must reach the server, which npx would not pass on.
   const server = run(
-    "npx",
-    ["next", "start", "-p", String(appPort)],
+    process.execPath,
+    ["node_modules/next/dist/bin/next", "start", "-p", String(appPort)],
     childEnv({
       ...written,
       NODE_ENV: "production",
