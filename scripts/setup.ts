@@ -58,7 +58,7 @@ const USAGE = `Usage: npm run setup -- [--yes] [--file .env] [--skip-doctor]
  */
 function problemOf(name: string, candidate: Record<string, string>): string | null {
   const localPlatform = isLocalPlatform(candidate);
-  const { checks } = checkVariables(candidate, { localPlatform });
+  const { checks } = checkVariables(candidate);
   const line = checks.find((check) => check.id === `env.${name}`);
   if (line && line.status === "fail") return `${name} ${line.detail}${FIXES[name] ? ` (${FIXES[name]})` : ""}`;
   if (name === "APP_URL" && line?.status === "pass") {
