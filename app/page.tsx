@@ -1,10 +1,10 @@
 import Link from "next/link";
-import { getSession } from "@/lib/session";
+import { currentSession } from "@/lib/session";
 
 export const dynamic = "force-dynamic";
 
 export default async function HomePage() {
-  const { storeIds } = await getSession();
+  const storeCount = (await currentSession())?.installs.length ?? 0;
   return (
     <main className="mx-auto flex min-h-screen max-w-2xl flex-col justify-center gap-8 px-6 py-16">
       <div className="space-y-3">
@@ -23,12 +23,12 @@ export default async function HomePage() {
         >
           Install on your stores
         </a>
-        {storeIds.length > 0 && (
+        {storeCount > 0 && (
           <Link
             href="/stores"
             className="rounded-md px-5 py-3 font-semibold text-indigo-700 ring-1 ring-indigo-200 hover:bg-indigo-50 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600"
           >
-            Open your stores ({storeIds.length})
+            Open your stores ({storeCount})
           </Link>
         )}
       </div>

@@ -158,6 +158,37 @@ export const orderSyncState = pgTable("order_sync_state", {
   updatedAt: updatedAt(),
 });
 
+/**
+ * One row per signed-in browser. The cookie carries a random secret; only its SHA-256 is stored here, so a copy of
+ * this table opens no session. Deleting the row ends the session on the server: every copy of the cookie stops
+ * working at once (sign out, sign out everywhere, expiry).
+ */
+export const sessions = pgTable("sessions", {
+  id: text("id").primaryKey(),
+  createdAt: timestamp("created_at", { withTimezone: true }).notNull(),
+  /** Moved at most once a minute (see lib/session-policy.ts), so reading pages does not mean writing rows. */
+  lastSeenAt: timestamp("last_seen_at", { withTimezone: true }).notNull(),
+});
+
+/**
+ * The stores a session may open: each one the merchant chose on the platform's consent screen in that browser.
+ * An uninstall deletes the store's rows (every session loses it at once, the others keep theirs); purging a store
+ * deletes its install row and, through the foreign key, these.
+ */
+export const sessionStores = pgTable(
+  "session_stores",
+  {
+    sessionId: text("session_id")
+      .notNull()
+      .references(() => sessions.id, { onDelete: "cascade" }),
+    storeId: integer("store_id")
+      .notNull()
+      .references(() => installs.storeId, { onDelete: "cascade" }),
+    grantedAt: timestamp("granted_at", { withTimezone: true }).notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.sessionId, table.storeId] }), index("session_stores_store_idx").on(table.storeId)],
+);
+
 export type Install = typeof installs.$inferSelect;
 export type NewInstall = typeof installs.$inferInsert;
 export type Order = typeof orders.$inferSelect;
@@ -165,4 +196,5 @@ export type NewOrder = typeof orders.$inferInsert;
 export type OrderItem = typeof orderItems.$inferSelect;
 export type NewOrderItem = typeof orderItems.$inferInsert;
 export type OrderStatusChange = typeof orderStatusHistory.$inferSelect;
+export type Session = typeof sessions.$inferSelect;
 export type WebhookEventRecord = typeof webhookEvents.$inferSelect;

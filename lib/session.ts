@@ -1,18 +1,30 @@
 import "server-only";
 import { getIronSession, type IronSession, type SessionOptions } from "iron-session";
 import { cookies } from "next/headers";
+import { after } from "next/server";
+import { cache } from "react";
+import type { Db } from "@/db/client";
+import { getDb } from "@/db/index";
+import { deleteSession, findSessionInstalls, touchSession } from "@/db/queries/sessions";
+import type { Install } from "@/db/schema";
 import { env } from "@/lib/env";
+import { log } from "@/lib/log";
 import { INSTALL_ATTEMPT_TTL_SECONDS, type InstallAttempt } from "@/lib/oauth/pkce";
+import { signIn, signOut } from "@/lib/session-lifecycle";
+import { isSessionSecret, SESSION_COOKIE_TTL_SECONDS, sessionIdOf, sessionVerdict, shouldTouch } from "@/lib/session-policy";
 
 /**
- * Two sealed (encrypted and signed) cookies. The session remembers which stores this browser's merchant installed
- * the app on; the install attempt holds the PKCE verifier and state of an install in progress and lives only as
- * long as the platform's consent request (10 minutes), so an abandoned attempt disappears by itself.
+ * Two sealed (encrypted and signed) cookies. The session cookie carries only a random secret; the session itself
+ * (its stores, its times) lives in the database under the secret's hash, so the server can end it. The install
+ * attempt holds the PKCE verifier and state of an install in progress and lives only as long as the platform's
+ * consent request (10 minutes), so an abandoned attempt disappears by itself.
  */
 
-export type SessionData = { storeIds: number[] };
+type SessionCookie = { sid?: unknown };
 
-const SESSION_TTL_SECONDS = 30 * 24 * 60 * 60;
+/** What an install attempt's cookie holds: the attempt, and where to go once it succeeds. */
+export type InstallAttemptCookie = Partial<InstallAttempt> & { returnTo?: unknown };
+
 // iron-session sets the cookie's max-age to ttl - 60 s; this keeps the attempt cookie at exactly 10 minutes.
 const ATTEMPT_TTL_SECONDS = INSTALL_ATTEMPT_TTL_SECONDS + 60;
 
@@ -26,22 +38,77 @@ function cookieOptions(): SessionOptions["cookieOptions"] {
 }
 
 export function sessionOptions(): SessionOptions {
-  return { cookieName: "app_session", password: env.SESSION_SECRET, ttl: SESSION_TTL_SECONDS, cookieOptions: cookieOptions() };
+  return { cookieName: "app_session", password: env.SESSION_SECRET, ttl: SESSION_COOKIE_TTL_SECONDS, cookieOptions: cookieOptions() };
 }
 
 export function installAttemptOptions(): SessionOptions {
   return { cookieName: "app_install", password: env.SESSION_SECRET, ttl: ATTEMPT_TTL_SECONDS, cookieOptions: cookieOptions() };
 }
 
-/** The browser's session. Readable anywhere on the server; save() and destroy() only in route handlers and actions. */
-export async function getSession(): Promise<IronSession<SessionData>> {
-  const session = await getIronSession<Partial<SessionData>>(await cookies(), sessionOptions());
-  if (!Array.isArray(session.storeIds)) session.storeIds = [];
-  return session as IronSession<SessionData>;
+async function sessionCookie(): Promise<IronSession<SessionCookie>> {
+  return getIronSession<SessionCookie>(await cookies(), sessionOptions());
 }
 
-export async function getInstallAttemptCookie(): Promise<IronSession<Partial<InstallAttempt>>> {
-  return getIronSession<Partial<InstallAttempt>>(await cookies(), installAttemptOptions());
+/** The database id of the session this browser's cookie names (null without one). Unsealed once per request. */
+export const currentSessionId = cache(async (): Promise<string | null> => {
+  const { sid } = await sessionCookie();
+  return isSessionSecret(sid) ? sessionIdOf(sid) : null;
+});
+
+/**
+ * After the response: move last_seen_at (at most once a minute), or delete a session found expired. Failures are
+ * logged, never shown: the answer was already right without them.
+ */
+export function afterSessionRead(db: Db, id: string, action: "touch" | "end", now: Date): void {
+  after(async () => {
+    try {
+      if (action === "touch") await touchSession(db, id, now);
+      else await deleteSession(db, id);
+    } catch (error) {
+      log.warn("session bookkeeping failed", { action, error });
+    }
+  });
+}
+
+export type CurrentSession = { id: string; installs: Install[] };
+
+/**
+ * This browser's live session with the installs it may open, or null (no cookie, ended, or expired). One query,
+ * once per request.
+ */
+export const currentSession = cache(async (): Promise<CurrentSession | null> => {
+  const id = await currentSessionId();
+  if (!id) return null;
+  const db = await getDb();
+  const found = await findSessionInstalls(db, id);
+  if (!found) return null;
+  const now = new Date();
+  if (sessionVerdict(found.session, now) !== "active") {
+    afterSessionRead(db, id, "end", now);
+    return null;
+  }
+  if (shouldTouch(found.session, now)) afterSessionRead(db, id, "touch", now);
+  return { id, installs: found.installs };
+});
+
+/** Route handlers only: a new session holding these stores (and the stores of this browser's live session). */
+export async function startSession(db: Db, storeIds: readonly number[]): Promise<void> {
+  const cookie = await sessionCookie();
+  const previousId = isSessionSecret(cookie.sid) ? sessionIdOf(cookie.sid) : null;
+  const { secret } = await signIn(db, { previousId, storeIds, now: new Date() });
+  cookie.sid = secret;
+  await cookie.save();
+}
+
+/** Route handlers only: ends this browser's session on the server and clears its cookie. */
+export async function endSession(db: Db): Promise<void> {
+  const cookie = await sessionCookie();
+  await signOut(db, isSessionSecret(cookie.sid) ? sessionIdOf(cookie.sid) : null);
+  cookie.destroy();
+}
+
+export async function getInstallAttemptCookie(): Promise<IronSession<InstallAttemptCookie>> {
+  return getIronSession<InstallAttemptCookie>(await cookies(), installAttemptOptions());
 }
 
 /** The attempt in progress, or null when there is none (never started, expired, or already used). */
@@ -49,9 +116,4 @@ export function attemptFrom(cookie: Partial<InstallAttempt>): InstallAttempt | n
   const { state, codeVerifier, startedAt } = cookie;
   if (typeof state !== "string" || typeof codeVerifier !== "string" || typeof startedAt !== "number") return null;
   return { state, codeVerifier, startedAt };
-}
-
-/** Store ids after adding newly installed ones, without duplicates, in the order they were first seen. */
-export function mergeStoreIds(current: readonly number[], added: readonly number[]): number[] {
-  return [...new Set([...current, ...added])];
 }

@@ -1,18 +1,37 @@
 import "server-only";
 import { notFound } from "next/navigation";
+import { cache } from "react";
 import type { DbOrTx } from "@/db/client";
 import { getDb } from "@/db/index";
-import { findInstall } from "@/db/queries/installs";
-import type { Install } from "@/db/schema";
-import { getSession } from "@/lib/session";
+import { CLOSED_INSTALL_STATES, findSessionStoreAccess } from "@/db/queries/sessions";
+import type { Install, InstallState } from "@/db/schema";
+import { afterSessionRead, currentSessionId } from "@/lib/session";
+import { sessionVerdict, shouldTouch } from "@/lib/session-policy";
 
 /**
- * The one guard for store-scoped pages, route handlers and actions: a store is reachable only if this browser's
- * session installed it. It answers 404 (the same as a store that does not exist, so ids cannot be probed) and
- * runs before anything else, so no platform call is ever made for a store outside the session.
+ * The one guard for store-scoped pages, route handlers and actions: a store is reachable only through a live
+ * session that holds it, while the platform has not cut the app off from it. Session, membership and install come
+ * from one query. It answers 404 (the same as a store that does not exist, so ids cannot be probed) and runs
+ * before anything else, so no platform call is ever made for a store outside the session.
  */
 
 export type StoreAccess = { storeId: number; install: Install };
+
+export type StoreRefusal =
+  /** The URL's id is not a store id at all. */
+  | "bad_store_id"
+  /** No session: never signed in, signed out, or ended elsewhere. */
+  | "signed_out"
+  /** The session ran past its idle timeout or absolute lifetime. */
+  | "session_expired"
+  /** A live session that does not hold this store. */
+  | "not_in_session"
+  /** The session holds it, but the store was uninstalled or its token revoked. */
+  | "store_closed";
+
+export type StoreAccessDecision =
+  | (StoreAccess & { ok: true; touch: boolean })
+  | { ok: false; reason: StoreRefusal };
 
 const MAX_INT4 = 2_147_483_647;
 
@@ -23,25 +42,41 @@ export function parseStoreId(value: string): number | null {
   return id <= MAX_INT4 ? id : null;
 }
 
-/** The guard's decision, free of cookies and of Next's notFound(), so it can be tested directly. */
+/** Whether the platform still lets the app work on this install (suspensions can be lifted; uninstalls cannot). */
+export function isOpenInstall(install: Pick<Install, "state">): boolean {
+  return !CLOSED_INSTALL_STATES.includes(install.state as InstallState);
+}
+
+/** The guard's decision, free of cookies and of Next's notFound(), so it can be tested with any clock. */
 export async function resolveStoreAccess(
   db: DbOrTx,
-  sessionStoreIds: readonly number[],
+  sessionId: string | null,
   storeIdParam: string,
-): Promise<StoreAccess | null> {
+  now: Date,
+): Promise<StoreAccessDecision> {
   const storeId = parseStoreId(storeIdParam);
-  if (storeId === null || !sessionStoreIds.includes(storeId)) return null;
-  const install = await findInstall(db, storeId);
-  return install ? { storeId, install } : null;
+  if (storeId === null) return { ok: false, reason: "bad_store_id" };
+  if (sessionId === null) return { ok: false, reason: "signed_out" };
+  const found = await findSessionStoreAccess(db, sessionId, storeId);
+  if (!found) return { ok: false, reason: "signed_out" };
+  if (sessionVerdict(found.session, now) !== "active") return { ok: false, reason: "session_expired" };
+  if (!found.install) return { ok: false, reason: "not_in_session" };
+  if (!isOpenInstall(found.install)) return { ok: false, reason: "store_closed" };
+  return { ok: true, storeId, install: found.install, touch: shouldTouch(found.session, now) };
 }
 
-export async function sessionStoreIds(): Promise<number[]> {
-  return (await getSession()).storeIds;
-}
-
-/** Calls notFound() for a store outside the session; otherwise the store and its install row (in any state). */
-export async function requireStore(storeIdParam: string): Promise<StoreAccess> {
-  const access = await resolveStoreAccess(await getDb(), await sessionStoreIds(), storeIdParam);
-  if (!access) notFound();
-  return access;
-}
+/**
+ * Calls notFound() for a store this browser may not open; otherwise the store and its install row. Memoised per
+ * request and store, so a layout and its page share one query.
+ */
+export const requireStore = cache(async (storeIdParam: string): Promise<StoreAccess> => {
+  const [db, sessionId] = await Promise.all([getDb(), currentSessionId()]);
+  const now = new Date();
+  const decision = await resolveStoreAccess(db, sessionId, storeIdParam, now);
+  if (!decision.ok) {
+    if (decision.reason === "session_expired" && sessionId) afterSessionRead(db, sessionId, "end", now);
+    notFound();
+  }
+  if (decision.touch && sessionId) afterSessionRead(db, sessionId, "touch", now);
+  return { storeId: decision.storeId, install: decision.install };
+});

@@ -1,6 +1,7 @@
 /**
- * `npm run data:purge`: deletes the data of stores uninstalled more than 30 days ago (orders, items, status
- * history, sync state, webhook event ids, the install row), and forgets webhook event ids past the same period.
+ * `npm run data:purge`: deletes the data of stores uninstalled (or whose token was revoked) more than 30 days ago
+ * (orders, items, status history, sync state, webhook event ids, the install row and the sessions' hold on it),
+ * forgets webhook event ids past the same period, and deletes expired sessions.
  * A store installed again before then keeps everything. Run it daily from a scheduler.
  *
  *   npm run data:purge                 purge
@@ -30,15 +31,15 @@ async function main(): Promise<void> {
     if (dryRun) {
       console.log(
         result.storeIds.length
-          ? `Would purge ${result.storeIds.length} store(s) uninstalled before ${cutoff}: ${result.storeIds.join(", ")}.`
-          : `Nothing to purge: no store uninstalled before ${cutoff} (retention ${RETENTION_DAYS} days).`,
+          ? `Would purge ${result.storeIds.length} store(s) uninstalled or revoked before ${cutoff}: ${result.storeIds.join(", ")}.`
+          : `Nothing to purge: no store uninstalled or revoked before ${cutoff} (retention ${RETENTION_DAYS} days).`,
       );
       return;
     }
     console.log(
-      `✓ Purged ${result.storeIds.length} store(s) uninstalled before ${cutoff}` +
+      `✓ Purged ${result.storeIds.length} store(s) uninstalled or revoked before ${cutoff}` +
         (result.storeIds.length ? ` (${result.storeIds.join(", ")})` : "") +
-        `: ${result.orders} order(s), ${result.events} webhook event id(s).`,
+        `: ${result.orders} order(s), ${result.events} webhook event id(s), ${result.sessions} expired session(s).`,
     );
   } finally {
     await handle.close();

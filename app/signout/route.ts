@@ -1,12 +1,13 @@
 import { NextResponse } from "next/server";
+import { getDb } from "@/db/index";
 import { env } from "@/lib/env";
-import { getInstallAttemptCookie, getSession } from "@/lib/session";
+import { endSession, getInstallAttemptCookie } from "@/lib/session";
 
 export const dynamic = "force-dynamic";
 
-/** Forgets this browser's stores (the installs themselves stay: the merchant can open them again by installing). */
+/** Ends this browser's session on the server (a copy of the cookie stops working too) and forgets its cookies. */
 export async function POST() {
-  (await getSession()).destroy();
+  await endSession(await getDb());
   (await getInstallAttemptCookie()).destroy();
   const response = NextResponse.redirect(`${env.APP_URL}/`, 303);
   response.headers.set("Cache-Control", "no-store");

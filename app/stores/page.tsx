@@ -1,9 +1,7 @@
 import type { Metadata } from "next";
 import { StoreCard } from "@/components/store-card";
-import { getDb } from "@/db/index";
-import { listInstallsByStoreIds } from "@/db/queries/installs";
 import type { Install } from "@/db/schema";
-import { getSession } from "@/lib/session";
+import { currentSession } from "@/lib/session";
 
 export const metadata: Metadata = { title: "Your stores" };
 export const dynamic = "force-dynamic";
@@ -16,8 +14,8 @@ function installedNotice(param: string | string[] | undefined, installs: Install
 }
 
 export default async function StoresPage({ searchParams }: { searchParams: Promise<{ installed?: string | string[] }> }) {
-  const [{ installed }, { storeIds }] = await Promise.all([searchParams, getSession()]);
-  const installs = await listInstallsByStoreIds(await getDb(), storeIds);
+  const [{ installed }, session] = await Promise.all([searchParams, currentSession()]);
+  const installs = session?.installs ?? [];
   const justInstalled = installedNotice(installed, installs);
 
   return (

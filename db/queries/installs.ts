@@ -1,8 +1,9 @@
-import { and, asc, eq, inArray, isNotNull, lte, ne, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, isNotNull, ne, sql } from "drizzle-orm";
 import type { Db, DbOrTx } from "@/db/client";
 import { installs, type Install } from "@/db/schema";
 import { needsReinstall, type InstallState } from "@/lib/installs/state";
 import { log } from "@/lib/log";
+import { revokeStoreFromSessions } from "./sessions";
 
 /** One store of a token exchange, its token already sealed by lib/installs/tokens.ts. */
 export type InstalledStoreRow = {
@@ -126,43 +127,66 @@ export async function setInstallState(
   // A state only a new install leaves has a dead token: keeping the ciphertext would only be a liability.
   const destroy = needsReinstall(state);
   const { expectedCiphertext } = options;
-  const [row] = await db
-    .update(installs)
-    .set({
-      state,
-      stateChangedAt: sql`case when ${installs.state} = ${state} then ${installs.stateChangedAt} else ${asTimestamptz(at)} end`,
-      updatedAt: at,
-      ...(destroy ? { tokenCiphertext: null, tokenKeyId: null } : {}),
-      ...(state === "uninstalled" ? { uninstalledAt: sql`coalesce(${installs.uninstalledAt}, ${asTimestamptz(at)})` } : {}),
-    })
-    .where(
-      expectedCiphertext === undefined
-        ? eq(installs.storeId, storeId)
-        : and(eq(installs.storeId, storeId), eq(installs.tokenCiphertext, expectedCiphertext), ne(installs.state, state)),
-    )
-    .returning();
-  return row ?? null;
+  const update = (tx: DbOrTx) =>
+    tx
+      .update(installs)
+      .set({
+        state,
+        stateChangedAt: sql`case when ${installs.state} = ${state} then ${installs.stateChangedAt} else ${asTimestamptz(at)} end`,
+        updatedAt: at,
+        ...(destroy ? { tokenCiphertext: null, tokenKeyId: null } : {}),
+        ...(state === "uninstalled" ? { uninstalledAt: sql`coalesce(${installs.uninstalledAt}, ${asTimestamptz(at)})` } : {}),
+      })
+      .where(
+        expectedCiphertext === undefined
+          ? eq(installs.storeId, storeId)
+          : and(eq(installs.storeId, storeId), eq(installs.tokenCiphertext, expectedCiphertext), ne(installs.state, state)),
+      )
+      .returning();
+  if (!destroy) return (await update(db))[0] ?? null;
+  // A token revoked for good closes the store to every session in the same transaction: a later install opens it
+  // again only in the browser that consents.
+  return db.transaction(async (tx) => {
+    const [row] = await update(tx);
+    if (row) await revokeStoreFromSessions(tx, storeId);
+    return row ?? null;
+  });
 }
 
 /**
- * The merchant uninstalled the app (an `app.uninstalled` event at `at`). Applies only to an install made before
- * that moment: a notice that arrives after the merchant installed again must not destroy the new token.
- * Returns true when the row changed.
+ * The merchant uninstalled the app: an `app.uninstalled` event for `installId` on `storeId`, at `at` (the
+ * platform's time, recorded as is). The install is found by its install id, never by comparing the platform's
+ * clock with ours. A notice for an install the merchant made again is never sent (the platform drops a pending
+ * notice when the store is installed again), and a redelivered one is stopped by its event id. Every session
+ * loses the store in the same statement's transaction. Returns true when the row changed.
  */
-export async function markInstallUninstalled(db: DbOrTx, storeId: number, at: Date): Promise<boolean> {
-  const rows = await db
-    .update(installs)
-    .set({
-      state: "uninstalled",
-      stateChangedAt: at,
-      uninstalledAt: at,
-      tokenCiphertext: null,
-      tokenKeyId: null,
-      updatedAt: new Date(),
-    })
-    .where(and(eq(installs.storeId, storeId), lte(installs.installedAt, at), ne(installs.state, "uninstalled")))
-    .returning({ storeId: installs.storeId });
-  return rows.length > 0;
+export async function markInstallUninstalled(
+  db: DbOrTx,
+  input: { storeId: number; installId: number; at: Date },
+): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    const rows = await tx
+      .update(installs)
+      .set({
+        state: "uninstalled",
+        stateChangedAt: input.at,
+        uninstalledAt: input.at,
+        tokenCiphertext: null,
+        tokenKeyId: null,
+        updatedAt: new Date(),
+      })
+      .where(
+        and(
+          eq(installs.storeId, input.storeId),
+          eq(installs.installId, input.installId),
+          ne(installs.state, "uninstalled"),
+        ),
+      )
+      .returning({ storeId: installs.storeId });
+    if (rows.length === 0) return false;
+    await revokeStoreFromSessions(tx, input.storeId);
+    return true;
+  });
 }
 
 /** Rows whose token is sealed with another key than `currentKeyId` (what `npm run tokens:rotate` works on). */

@@ -16,7 +16,7 @@ export type EventEffect =
   /** The stored copy was as new or newer: nothing rolled back (history may still gain the status). */
   | "order_stale"
   | "install_uninstalled"
-  /** An app.uninstalled older than the current install (the merchant installed again), or repeated. */
+  /** An app.uninstalled for another install id than the store's, or for an install already uninstalled. */
   | "uninstall_ignored"
   /** No install row for the store (never installed, or purged after retention): nothing but the event id is kept. */
   | "no_install"
@@ -70,7 +70,7 @@ export async function applyEvent(
   switch (event.kind) {
     case "app.uninstalled": {
       if (!(await hasInstall())) return "no_install";
-      const changed = await markInstallUninstalled(tx, event.storeId, event.uninstalledAt);
+      const changed = await markInstallUninstalled(tx, { storeId: event.storeId, installId: event.installId, at: event.uninstalledAt });
       return changed ? "install_uninstalled" : "uninstall_ignored";
     }
     case "webhook.verify":

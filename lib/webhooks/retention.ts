@@ -1,15 +1,19 @@
-import { and, asc, eq, lt } from "drizzle-orm";
+import { and, asc, eq, lt, or, type SQL } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { deleteOrdersOfStores } from "@/db/queries/orders";
+import { deleteExpiredSessions } from "@/db/queries/sessions";
 import { deleteSyncStateOfStores } from "@/db/queries/sync-state";
 import { deleteEventsBefore, deleteEventsOfStores } from "@/db/queries/webhook-events";
 import { installs } from "@/db/schema";
+import { ABSOLUTE_LIFETIME_MS, IDLE_TIMEOUT_MS } from "@/lib/session-policy";
 
 /**
  * Data retention after an uninstall. The app.uninstalled event destroys the token at once; the store's orders are
  * kept for RETENTION_DAYS so a merchant who installs again within that time finds everything as it was. After
  * that, `npm run data:purge` deletes the store's orders, items, status history, sync state, event ids and its
- * install row. Event ids of every store are also forgotten after the same period: redeliveries stop within hours.
+ * install row (and with it what sessions still held it). An install whose token the platform revoked (a 401) is
+ * treated the same from the moment it was recorded. Event ids of every store are also forgotten after the same
+ * period: redeliveries stop within hours. Sessions past their limits are deleted on the same run.
  */
 
 export const RETENTION_DAYS = 30;
@@ -22,7 +26,17 @@ export type PurgeResult = {
   /** Event ids deleted, those of the purged stores and those past retention. */
   events: number;
   cutoff: Date;
+  /** Expired sessions deleted. */
+  sessions: number;
 };
+
+/** Installs the platform cut off before `cutoff`: uninstalled (by the platform's time) or revoked (by ours). */
+function closedBefore(cutoff: Date): SQL {
+  return or(
+    and(eq(installs.state, "uninstalled"), lt(installs.uninstalledAt, cutoff)),
+    and(eq(installs.state, "revoked"), lt(installs.stateChangedAt, cutoff)),
+  ) as SQL;
+}
 
 export async function purgeUninstalledStores(
   db: Db,
@@ -33,10 +47,10 @@ export async function purgeUninstalledStores(
   const due = await db
     .select({ storeId: installs.storeId })
     .from(installs)
-    .where(and(eq(installs.state, "uninstalled"), lt(installs.uninstalledAt, cutoff)))
+    .where(closedBefore(cutoff))
     .orderBy(asc(installs.storeId));
 
-  const result: PurgeResult = { storeIds: [], orders: 0, events: 0, cutoff };
+  const result: PurgeResult = { storeIds: [], orders: 0, events: 0, cutoff, sessions: 0 };
   if (options.dryRun) return { ...result, storeIds: due.map((row) => row.storeId) };
 
   for (const { storeId } of due) {
@@ -45,7 +59,7 @@ export async function purgeUninstalledStores(
       // select above keeps all its data: the delete finds nothing and the rest is skipped.
       const removed = await tx
         .delete(installs)
-        .where(and(eq(installs.storeId, storeId), eq(installs.state, "uninstalled"), lt(installs.uninstalledAt, cutoff)))
+        .where(and(eq(installs.storeId, storeId), closedBefore(cutoff)))
         .returning({ storeId: installs.storeId });
       if (removed.length === 0) return;
       result.orders += await deleteOrdersOfStores(tx, [storeId]);
@@ -55,5 +69,10 @@ export async function purgeUninstalledStores(
     });
   }
   result.events += await deleteEventsBefore(db, cutoff);
+  result.sessions = await deleteExpiredSessions(db, {
+    now,
+    idleTimeoutMs: IDLE_TIMEOUT_MS,
+    absoluteLifetimeMs: ABSOLUTE_LIFETIME_MS,
+  });
   return result;
 }

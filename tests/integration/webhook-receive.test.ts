@@ -148,7 +148,7 @@ describe(`webhook receiver (${databaseKind()})`, () => {
     expect((await findEvent(handle.db, String(envelope.id)))?.storeId).toBe(999);
   });
 
-  it("app.uninstalled marks the install uninstalled and destroys its token; a notice older than the install is ignored", async () => {
+  it("app.uninstalled marks the install uninstalled and destroys its token; a notice for another install id is ignored", async () => {
     const answer = await deliver(sampleEnvelope("app.uninstalled", { storeId: STORE, installId: 7001, at: new Date("2026-04-03T08:00:00Z") }));
     expect(answer.json.effect).toBe("install_uninstalled");
     const [row] = await handle.db.select().from(installs).where(eq(installs.storeId, STORE));
@@ -156,8 +156,8 @@ describe(`webhook receiver (${databaseKind()})`, () => {
     expect(row?.tokenCiphertext).toBeNull();
     expect(row?.uninstalledAt?.toISOString()).toBe("2026-04-03T08:00:00.000Z");
 
-    // Store 102 was installed again on March 1st: a notice about an uninstall before that must not revoke it.
-    const stale = await deliver(sampleEnvelope("app.uninstalled", { storeId: 102, installId: 7002, at: new Date("2026-02-01T00:00:00Z") }));
+    // A notice naming another install id (a forged or misrouted one) must not revoke store 102's install.
+    const stale = await deliver(sampleEnvelope("app.uninstalled", { storeId: 102, installId: 7001, at: new Date("2026-04-03T09:00:00Z") }));
     expect(stale.json.effect).toBe("uninstall_ignored");
     const [kept] = await handle.db.select().from(installs).where(eq(installs.storeId, 102));
     expect(kept?.state).toBe("active");

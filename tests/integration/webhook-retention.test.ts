@@ -17,13 +17,14 @@ const NOW = new Date("2026-06-30T12:00:00Z");
 describe(`retention after uninstall (${databaseKind()})`, () => {
   let handle: DatabaseHandle;
 
-  async function seedStore(storeId: number, install: { state: InstallState; uninstalledAt: Date | null }) {
+  async function seedStore(storeId: number, install: { state: InstallState; uninstalledAt: Date | null; stateChangedAt?: Date }) {
     await handle.db.insert(installs).values({
       storeId,
       installId: 8000 + storeId,
       storeName: `Store ${storeId}`,
       state: install.state,
       uninstalledAt: install.uninstalledAt,
+      stateChangedAt: install.stateChangedAt ?? install.uninstalledAt ?? new Date(NOW.getTime() - 90 * DAY),
       installedAt: new Date(NOW.getTime() - 90 * DAY),
     });
     const order = parsePlatformOrder(sampleOrderData({ storeId, orderId: storeId * 10, createdAt: new Date(NOW.getTime() - 60 * DAY) }));
@@ -50,12 +51,17 @@ describe(`retention after uninstall (${databaseKind()})`, () => {
   // Each test starts from the same three stores: purging is what the tests do, so none may see another's purge.
   beforeEach(async () => {
     await handle.db.execute(
-      sql`truncate table installs, webhook_events, orders, order_items, order_status_history, order_sync_state, rate_buckets cascade`,
+      sql`truncate table sessions, installs, webhook_events, orders, order_items, order_status_history, order_sync_state, rate_buckets cascade`,
     );
     await seedStore(1, { state: "uninstalled", uninstalledAt: new Date(NOW.getTime() - 31 * DAY) });
     await seedStore(2, { state: "uninstalled", uninstalledAt: new Date(NOW.getTime() - 10 * DAY) });
     // Uninstalled long ago, then installed again: the install is active and its data is kept.
     await seedStore(3, { state: "active", uninstalledAt: null });
+    // Token revoked (a 401) 31 and 10 days ago: purged like uninstalled stores, from the moment it was recorded.
+    await seedStore(4, { state: "revoked", uninstalledAt: null, stateChangedAt: new Date(NOW.getTime() - 31 * DAY) });
+    await seedStore(5, { state: "revoked", uninstalledAt: null, stateChangedAt: new Date(NOW.getTime() - 10 * DAY) });
+    // Suspended long ago: the platform may lift it, so nothing is purged.
+    await seedStore(6, { state: "app_suspended", uninstalledAt: null, stateChangedAt: new Date(NOW.getTime() - 90 * DAY) });
     await recordEvent(handle.db, { id: newEventId(), event: "webhook.verify", storeId: 0, receivedAt: new Date(NOW.getTime() - 40 * DAY) });
   });
   afterAll(async () => {
@@ -64,26 +70,31 @@ describe(`retention after uninstall (${databaseKind()})`, () => {
 
   it("a dry run lists the stores past retention and deletes nothing", async () => {
     const result = await purgeUninstalledStores(handle.db, { now: NOW, dryRun: true });
-    expect(result.storeIds).toEqual([1]);
+    expect(result.storeIds).toEqual([1, 4]);
     expect(await rowsOf(1)).toEqual([1, 1, 2, 1, 1, 1]);
   });
 
   it("deletes every row of a store uninstalled more than 30 days ago, and nothing of the others", async () => {
     const result = await purgeUninstalledStores(handle.db, { now: NOW });
-    expect(result.storeIds).toEqual([1]);
-    expect(result.orders).toBe(1);
-    // The purged store's event id, and the 40-day-old verify event id.
-    expect(result.events).toBe(2);
+    expect(result.storeIds).toEqual([1, 4]);
+    expect(result.orders).toBe(2);
+    // The purged stores' event ids, and the 40-day-old verify event id.
+    expect(result.events).toBe(3);
     expect(await rowsOf(1)).toEqual([0, 0, 0, 0, 0, 0]);
+    expect(await rowsOf(4)).toEqual([0, 0, 0, 0, 0, 0]);
+    expect(await rowsOf(5)).toEqual([1, 1, 2, 1, 1, 1]);
+    expect(await rowsOf(6)).toEqual([1, 1, 2, 1, 1, 1]);
     expect(await rowsOf(2)).toEqual([1, 1, 2, 1, 1, 1]);
     expect(await rowsOf(3)).toEqual([1, 1, 2, 1, 1, 1]);
   });
 
   it("the same store purged later, once its retention has run out", async () => {
-    expect((await purgeUninstalledStores(handle.db, { now: NOW })).storeIds).toEqual([1]);
+    expect((await purgeUninstalledStores(handle.db, { now: NOW })).storeIds).toEqual([1, 4]);
     const result = await purgeUninstalledStores(handle.db, { now: new Date(NOW.getTime() + 21 * DAY) });
-    expect(result.storeIds).toEqual([2]);
+    expect(result.storeIds).toEqual([2, 5]);
     expect(await rowsOf(2)).toEqual([0, 0, 0, 0, 0, 0]);
+    expect(await rowsOf(5)).toEqual([0, 0, 0, 0, 0, 0]);
+    expect(await rowsOf(6)).toEqual([1, 1, 2, 1, 1, 1]);
     expect((await rowsOf(3))[1]).toBe(1);
   });
 });

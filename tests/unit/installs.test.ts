@@ -69,7 +69,7 @@ describe("saveInstalledStores", () => {
 
   it("reactivates an uninstalled store", async () => {
     await saveInstalledStores(handle.db, exchange({ s101: "svcpk_live_one" }), { at: T0, ring: ringA });
-    expect(await markInstallUninstalled(handle.db, 101, T1)).toBe(true);
+    expect(await markInstallUninstalled(handle.db, { storeId: 101, installId: 11, at: T1 })).toBe(true);
     expect(await loadAccessToken(handle.db, 101, ringA)).toBeNull();
     await saveInstalledStores(handle.db, exchange({ s101: "svcpk_live_two" }), { at: T2, ring: ringA });
     const row = await findInstall(handle.db, 101);
@@ -106,13 +106,20 @@ describe("saveInstalledStores", () => {
 });
 
 describe("install states", () => {
-  it("markInstallUninstalled ignores a notice older than the current install (re-installed since)", async () => {
+  it("markInstallUninstalled matches the install by its install id, whatever the clocks say", async () => {
+    // Installed at T1 by our clock; the platform's uninstalled_at (T0) is earlier: a skewed clock must not matter.
     await saveInstalledStores(handle.db, exchange({ s101: "svcpk_live_fresh" }), { at: T1, ring: ringA });
-    expect(await markInstallUninstalled(handle.db, 101, T0)).toBe(false);
+    expect(await markInstallUninstalled(handle.db, { storeId: 101, installId: 99, at: T0 })).toBe(false);
+    expect(await markInstallUninstalled(handle.db, { storeId: 102, installId: 11, at: T0 })).toBe(false);
     expect((await loadAccessToken(handle.db, 101, ringA))?.token).toBe("svcpk_live_fresh");
-    expect(await markInstallUninstalled(handle.db, 101, T2)).toBe(true);
-    expect(await findInstall(handle.db, 101)).toMatchObject({ state: "uninstalled", tokenCiphertext: null, tokenKeyId: null });
-    expect((await findInstall(handle.db, 101))?.uninstalledAt?.toISOString()).toBe(T2.toISOString());
+    expect(await markInstallUninstalled(handle.db, { storeId: 101, installId: 11, at: T0 })).toBe(true);
+    const row = await findInstall(handle.db, 101);
+    expect(row).toMatchObject({ state: "uninstalled", tokenCiphertext: null, tokenKeyId: null });
+    expect(row?.uninstalledAt?.toISOString()).toBe(T0.toISOString());
+    expect(row?.stateChangedAt.toISOString()).toBe(T0.toISOString());
+    // A second notice changes nothing.
+    expect(await markInstallUninstalled(handle.db, { storeId: 101, installId: 11, at: T2 })).toBe(false);
+    expect((await findInstall(handle.db, 101))?.uninstalledAt?.toISOString()).toBe(T0.toISOString());
   });
 
   it("setInstallState destroys the token only for revoked and uninstalled", async () => {
@@ -206,7 +213,7 @@ describe("rotateTokenKeys", () => {
 
   it("leaves uninstalled rows (no token) alone", async () => {
     await saveInstalledStores(handle.db, exchange({ s101: "svcpk_live_a" }), { at: T0, ring: ringA });
-    await markInstallUninstalled(handle.db, 101, T1);
+    await markInstallUninstalled(handle.db, { storeId: 101, installId: 11, at: T1 });
     expect(await rotateTokenKeys(handle.db, keyRing(keyB, [keyA]))).toEqual({ rotated: [], skipped: [], failed: [] });
   });
 });

@@ -5,7 +5,7 @@ import { log } from "@/lib/log";
 import { backfillInstalledStores } from "@/lib/oauth/after-install";
 import { completeInstall } from "@/lib/oauth/complete-install";
 import { oauthClientFromEnv } from "@/lib/oauth/token-client";
-import { attemptFrom, getInstallAttemptCookie, getSession, mergeStoreIds } from "@/lib/session";
+import { attemptFrom, getInstallAttemptCookie, startSession } from "@/lib/session";
 
 export const dynamic = "force-dynamic";
 
@@ -37,9 +37,13 @@ export async function GET(request: NextRequest) {
   if (!outcome.ok) return redirectTo(`/install/failed?reason=${outcome.reason}`);
 
   const storeIds = outcome.installs.map((install) => install.storeId);
-  const session = await getSession();
-  session.storeIds = mergeStoreIds(session.storeIds, storeIds);
-  await session.save();
+  try {
+    await startSession(db, storeIds);
+  } catch (error) {
+    // The stores are installed; only this browser's session is missing. Signing in again opens them.
+    log.error("install callback: session could not be opened", { error });
+    return redirectTo("/install/failed?reason=store_failed");
+  }
 
   // Order backfill runs after the response: the merchant sees the stores at once, orders fill in behind.
   after(() => backfillInstalledStores(db, storeIds));

@@ -1,10 +1,9 @@
 import Link from "next/link";
-import { getDb } from "@/db/index";
-import { listInstallsByStoreIds } from "@/db/queries/installs";
 import { InstallBanner } from "@/components/install-banner";
 import { StoreNav } from "@/components/store-nav";
 import { StoreSwitcher } from "@/components/store-switcher";
-import { requireStore, sessionStoreIds } from "@/lib/tenancy";
+import { currentSession } from "@/lib/session";
+import { requireStore } from "@/lib/tenancy";
 
 export default async function StoreLayout({
   children,
@@ -14,8 +13,8 @@ export default async function StoreLayout({
   params: Promise<{ storeId: string }>;
 }) {
   const { storeId } = await params;
-  const access = await requireStore(storeId);
-  const installs = await listInstallsByStoreIds(await getDb(), await sessionStoreIds());
+  const [access, session] = await Promise.all([requireStore(storeId), currentSession()]);
+  const installs = session?.installs ?? [];
   const stores = installs.map((install) => ({ storeId: install.storeId, storeName: install.storeName, state: install.state }));
   const current = { storeId: access.storeId, storeName: access.install.storeName, state: access.install.state };
 

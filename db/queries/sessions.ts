@@ -1,0 +1,148 @@
+import { and, asc, eq, inArray, lt, lte, notInArray, or } from "drizzle-orm";
+import type { Db, DbOrTx } from "@/db/client";
+import { installs, sessions, sessionStores, type Install, type InstallState } from "@/db/schema";
+
+/**
+ * Server-side sessions. Every function takes the session's database id (the hash of the cookie's secret), never a
+ * cookie: lib/session.ts reads the cookie, lib/session-policy.ts decides what the times mean.
+ */
+
+export type SessionTimes = { createdAt: Date; lastSeenAt: Date };
+
+/** Install states in which no session may open the store: the platform has cut the app off. */
+export const CLOSED_INSTALL_STATES: readonly InstallState[] = ["uninstalled", "revoked"];
+
+/**
+ * Opens a session holding `storeIds` (stores the merchant has just chosen on the consent screen) and, when the
+ * browser already had a live session, its stores too; that older row is deleted, so its id stops working (a new id
+ * at each sign-in). All or nothing.
+ */
+export async function openSession(
+  db: Db | DbOrTx,
+  input: { id: string; now: Date; storeIds: readonly number[]; replacing?: string | null },
+): Promise<void> {
+  await db.transaction(async (tx) => {
+    await tx.insert(sessions).values({ id: input.id, createdAt: input.now, lastSeenAt: input.now });
+    const carried = input.replacing
+      ? await tx
+          .select({ storeId: sessionStores.storeId })
+          .from(sessionStores)
+          .where(eq(sessionStores.sessionId, input.replacing))
+      : [];
+    const storeIds = [...new Set([...carried.map((row) => row.storeId), ...input.storeIds])];
+    if (storeIds.length > 0) {
+      await tx
+        .insert(sessionStores)
+        .values(storeIds.map((storeId) => ({ sessionId: input.id, storeId, grantedAt: input.now })))
+        .onConflictDoNothing();
+    }
+    if (input.replacing) await tx.delete(sessions).where(eq(sessions.id, input.replacing));
+  });
+}
+
+export async function findSession(db: DbOrTx, id: string): Promise<SessionTimes | null> {
+  const [row] = await db
+    .select({ createdAt: sessions.createdAt, lastSeenAt: sessions.lastSeenAt })
+    .from(sessions)
+    .where(eq(sessions.id, id))
+    .limit(1);
+  return row ?? null;
+}
+
+/**
+ * The guard's one query: the session's times and, when the session holds the store, its install row. Null when
+ * there is no such session; `install` null when the session does not hold the store.
+ */
+export async function findSessionStoreAccess(
+  db: DbOrTx,
+  id: string,
+  storeId: number,
+): Promise<{ session: SessionTimes; install: Install | null } | null> {
+  const [row] = await db
+    .select({ createdAt: sessions.createdAt, lastSeenAt: sessions.lastSeenAt, install: installs })
+    .from(sessions)
+    .leftJoin(sessionStores, and(eq(sessionStores.sessionId, sessions.id), eq(sessionStores.storeId, storeId)))
+    .leftJoin(installs, eq(installs.storeId, sessionStores.storeId))
+    .where(eq(sessions.id, id))
+    .limit(1);
+  if (!row) return null;
+  return { session: { createdAt: row.createdAt, lastSeenAt: row.lastSeenAt }, install: row.install };
+}
+
+/** The session's times and the installs of every store it holds that the platform has not cut off, by name. */
+export async function findSessionInstalls(
+  db: DbOrTx,
+  id: string,
+): Promise<{ session: SessionTimes; installs: Install[] } | null> {
+  const rows = await db
+    .select({ createdAt: sessions.createdAt, lastSeenAt: sessions.lastSeenAt, install: installs })
+    .from(sessions)
+    .leftJoin(sessionStores, eq(sessionStores.sessionId, sessions.id))
+    .leftJoin(
+      installs,
+      and(eq(installs.storeId, sessionStores.storeId), notInArray(installs.state, [...CLOSED_INSTALL_STATES])),
+    )
+    .where(eq(sessions.id, id))
+    .orderBy(asc(installs.storeName), asc(installs.storeId));
+  const first = rows[0];
+  if (!first) return null;
+  return {
+    session: { createdAt: first.createdAt, lastSeenAt: first.lastSeenAt },
+    installs: rows.flatMap((row) => (row.install ? [row.install] : [])),
+  };
+}
+
+/** Moves last_seen_at forward (never back: two requests may finish out of order). */
+export async function touchSession(db: DbOrTx, id: string, now: Date): Promise<void> {
+  await db
+    .update(sessions)
+    .set({ lastSeenAt: now })
+    .where(and(eq(sessions.id, id), lt(sessions.lastSeenAt, now)));
+}
+
+/** Ends one session: every copy of its cookie stops working. Returns whether a session was there. */
+export async function deleteSession(db: DbOrTx, id: string): Promise<boolean> {
+  const rows = await db.delete(sessions).where(eq(sessions.id, id)).returning({ id: sessions.id });
+  return rows.length > 0;
+}
+
+/** Sign out everywhere for a store: ends every session that holds it (with all their stores). Returns how many. */
+export async function deleteSessionsHoldingStore(db: DbOrTx, storeId: number): Promise<number> {
+  const rows = await db
+    .delete(sessions)
+    .where(
+      inArray(
+        sessions.id,
+        db.select({ id: sessionStores.sessionId }).from(sessionStores).where(eq(sessionStores.storeId, storeId)),
+      ),
+    )
+    .returning({ id: sessions.id });
+  return rows.length;
+}
+
+/**
+ * The platform cut the app off from a store (uninstall, revoked token): no session opens it any more, and a later
+ * install opens it only in the browser that consents. Other stores of those sessions stay open.
+ */
+export async function revokeStoreFromSessions(db: DbOrTx, storeId: number): Promise<number> {
+  const rows = await db
+    .delete(sessionStores)
+    .where(eq(sessionStores.storeId, storeId))
+    .returning({ sessionId: sessionStores.sessionId });
+  return rows.length;
+}
+
+/** Rows of sessions past either limit at `now` (what `npm run data:purge` clears). Returns how many. */
+export async function deleteExpiredSessions(
+  db: DbOrTx,
+  input: { now: Date; idleTimeoutMs: number; absoluteLifetimeMs: number },
+): Promise<number> {
+  const idleCutoff = new Date(input.now.getTime() - input.idleTimeoutMs);
+  const lifetimeCutoff = new Date(input.now.getTime() - input.absoluteLifetimeMs);
+  const rows = await db
+    .delete(sessions)
+    // At exactly a limit the session is over (lib/session-policy.ts), hence lte.
+    .where(or(lte(sessions.lastSeenAt, idleCutoff), lte(sessions.createdAt, lifetimeCutoff)))
+    .returning({ id: sessions.id });
+  return rows.length;
+}
