@@ -107,14 +107,16 @@ test("a re-install replaces the token: the platform issues a new key and the app
 });
 
 test("after an uninstall in the platform, installing again makes the store work again", async ({ page }) => {
-  await installThroughConsent(page, { storeIds: [103] });
+  await installThroughConsent(page, { storeIds: [101, 103] });
   await emulatorControl("POST", "/_emulator/stores/103/uninstall");
-  // The dispatcher delivers app.uninstalled to the app's webhook.
+  // The dispatcher delivers app.uninstalled to the app's webhook: the session loses the store, keeps the other.
   await emulatorControl("POST", "/_emulator/tick");
   await expect(async () => {
-    await page.goto("/stores");
-    await expect(storeCard(page, "Amina Kids")).toContainText("Uninstalled", { timeout: 1_000 });
+    expect((await page.goto("/stores/103/orders"))?.status()).toBe(404);
   }).toPass({ timeout: 15_000 });
+  await page.goto("/stores");
+  await expect(storeCard(page, "Amina Kids")).toHaveCount(0);
+  await expect(storeCard(page, "Amina Couture")).toContainText("Active");
   await screenshot(page, "uninstalled");
 
   const order = await emulatorControl<{ order_number: string }>("POST", "/_emulator/orders", { storeId: 103 });
