@@ -4,7 +4,8 @@ import { cache } from "react";
 import type { DbOrTx } from "@/db/client";
 import { getDb } from "@/db/index";
 import { CLOSED_INSTALL_STATES, findSessionStoreAccess } from "@/db/queries/sessions";
-import type { Install, InstallState } from "@/db/schema";
+import type { Install } from "@/db/schema";
+import type { InstallState } from "@/lib/installs/state";
 import { afterSessionRead, currentSessionId } from "@/lib/session";
 import { sessionVerdict, shouldTouch } from "@/lib/session-policy";
 

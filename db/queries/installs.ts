@@ -1,9 +1,9 @@
 import { and, asc, eq, inArray, isNotNull, ne, sql } from "drizzle-orm";
 import type { Db, DbOrTx } from "@/db/client";
-import { installs, type Install } from "@/db/schema";
+import { installs, sessionStores, type Install } from "@/db/schema";
 import { needsReinstall, type InstallState } from "@/lib/installs/state";
 import { log } from "@/lib/log";
-import { revokeStoreFromSessions } from "./sessions";
+import { CLOSED_INSTALL_STATES, revokeStoreFromSessions } from "./sessions";
 
 /** One store of a token exchange, its token already sealed by lib/installs/tokens.ts. */
 export type InstalledStoreRow = {
@@ -69,6 +69,16 @@ export async function upsertInstalledStores(
           installId: store.installId,
         });
       }
+      // A store the platform had cut off reopens only in the browser consenting now: sessions that held it before
+      // the uninstall lose it here if anything was left behind (see setInstallState).
+      await tx
+        .delete(sessionStores)
+        .where(
+          and(
+            eq(sessionStores.storeId, store.storeId),
+            sql`exists (select 1 from ${installs} where ${installs.storeId} = ${store.storeId} and ${inArray(installs.state, [...CLOSED_INSTALL_STATES])})`,
+          ),
+        );
       const values = {
         storeId: store.storeId,
         installId: store.installId,
@@ -127,30 +137,26 @@ export async function setInstallState(
   // A state only a new install leaves has a dead token: keeping the ciphertext would only be a liability.
   const destroy = needsReinstall(state);
   const { expectedCiphertext } = options;
-  const update = (tx: DbOrTx) =>
-    tx
-      .update(installs)
-      .set({
-        state,
-        stateChangedAt: sql`case when ${installs.state} = ${state} then ${installs.stateChangedAt} else ${asTimestamptz(at)} end`,
-        updatedAt: at,
-        ...(destroy ? { tokenCiphertext: null, tokenKeyId: null } : {}),
-        ...(state === "uninstalled" ? { uninstalledAt: sql`coalesce(${installs.uninstalledAt}, ${asTimestamptz(at)})` } : {}),
-      })
-      .where(
-        expectedCiphertext === undefined
-          ? eq(installs.storeId, storeId)
-          : and(eq(installs.storeId, storeId), eq(installs.tokenCiphertext, expectedCiphertext), ne(installs.state, state)),
-      )
-      .returning();
-  if (!destroy) return (await update(db))[0] ?? null;
-  // A token revoked for good closes the store to every session in the same transaction: a later install opens it
-  // again only in the browser that consents.
-  return db.transaction(async (tx) => {
-    const [row] = await update(tx);
-    if (row) await revokeStoreFromSessions(tx, storeId);
-    return row ?? null;
-  });
+  const [row] = await db
+    .update(installs)
+    .set({
+      state,
+      stateChangedAt: sql`case when ${installs.state} = ${state} then ${installs.stateChangedAt} else ${asTimestamptz(at)} end`,
+      updatedAt: at,
+      ...(destroy ? { tokenCiphertext: null, tokenKeyId: null } : {}),
+      ...(state === "uninstalled" ? { uninstalledAt: sql`coalesce(${installs.uninstalledAt}, ${asTimestamptz(at)})` } : {}),
+    })
+    .where(
+      expectedCiphertext === undefined
+        ? eq(installs.storeId, storeId)
+        : and(eq(installs.storeId, storeId), eq(installs.tokenCiphertext, expectedCiphertext), ne(installs.state, state)),
+    )
+    .returning();
+  // A token revoked for good closes the store to every session. Not in the update's transaction on purpose: the
+  // guard refuses a closed install by its state anyway, and an install made later removes any hold left behind
+  // before it reopens the store (upsertInstalledStores), so the store opens only in the browser that consents.
+  if (row && destroy) await revokeStoreFromSessions(db, storeId);
+  return row ?? null;
 }
 
 /**

@@ -1,6 +1,7 @@
 import { and, asc, eq, inArray, lt, lte, notInArray, or } from "drizzle-orm";
 import type { Db, DbOrTx } from "@/db/client";
-import { installs, sessions, sessionStores, type Install, type InstallState } from "@/db/schema";
+import { installs, sessions, sessionStores, type Install } from "@/db/schema";
+import type { InstallState } from "@/lib/installs/state";
 
 /**
  * Server-side sessions. Every function takes the session's database id (the hash of the cookie's secret), never a

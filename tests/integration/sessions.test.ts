@@ -113,6 +113,19 @@ describe(`server-side sessions (${databaseKind()})`, () => {
     expect(await opens(laptop, 102, at(MINUTE))).toBe(true);
   });
 
+  it("an install removes any hold left behind on a store the platform had cut off, and only then", async () => {
+    const laptop = await device([101, 102]);
+    // As if the process died between recording the 401 and removing the store from sessions.
+    await handle.db.update(installs).set({ state: "revoked" }).where(eq(installs.storeId, 101));
+    expect(await resolveStoreAccess(handle.db, laptop, "101", T0)).toEqual({ ok: false, reason: "store_closed" });
+    await install([{ storeId: 101, installId: 1 }, { storeId: 102, installId: 2 }], at(MINUTE));
+    const phone = await device([101, 102], at(MINUTE));
+    expect(await opens(phone, 101, at(MINUTE))).toBe(true);
+    expect(await opens(laptop, 101, at(MINUTE))).toBe(false);
+    // 102 was open all along: the laptop keeps it.
+    expect(await opens(laptop, 102, at(MINUTE))).toBe(true);
+  });
+
   it("a 401 recorded as revoked ends every session's access to that store only", async () => {
     const laptop = await device([101, 102]);
     const sealed = (await findInstall(handle.db, 101))?.tokenCiphertext ?? "";
