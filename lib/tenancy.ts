@@ -5,7 +5,6 @@ import type { DbOrTx } from "@/db/client";
 import { getDb } from "@/db/index";
 import { CLOSED_INSTALL_STATES, findSessionStoreAccess } from "@/db/queries/sessions";
 import type { Install } from "@/db/schema";
-import type { InstallState } from "@/lib/installs/state";
 import { afterSessionRead, currentSessionId } from "@/lib/session";
 import { sessionVerdict, shouldTouch } from "@/lib/session-policy";
 
@@ -45,7 +44,7 @@ export function parseStoreId(value: string): number | null {
 
 /** Whether the platform still lets the app work on this install (suspensions can be lifted; uninstalls cannot). */
 export function isOpenInstall(install: Pick<Install, "state">): boolean {
-  return !CLOSED_INSTALL_STATES.includes(install.state as InstallState);
+  return !CLOSED_INSTALL_STATES.includes(install.state);
 }
 
 /** The guard's decision, free of cookies and of Next's notFound(), so it can be tested with any clock. */

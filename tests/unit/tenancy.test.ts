@@ -108,7 +108,7 @@ describe("isOpenInstall", () => {
   it("closes uninstalled and revoked installs only", () => {
     expect(isOpenInstall({ state: "uninstalled" })).toBe(false);
     expect(isOpenInstall({ state: "revoked" })).toBe(false);
-    for (const state of ["active", "app_suspended", "app_not_approved", "app_plan_required"]) {
+    for (const state of ["active", "app_suspended", "app_not_approved", "app_plan_required"] as const) {
       expect(isOpenInstall({ state })).toBe(true);
     }
   });
