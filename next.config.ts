@@ -1,4 +1,5 @@
 import type { NextConfig } from "next";
+import createNextIntlPlugin from "next-intl/plugin";
 
 const nextConfig: NextConfig = {
   // `NEXT_OUTPUT=standalone npm run build` writes a self-contained server (.next/standalone) for containers and
@@ -14,4 +15,7 @@ const nextConfig: NextConfig = {
   distDir: process.env.NEXT_DIST_DIR ?? ".next",
 };
 
-export default nextConfig;
+// next-intl reads its per-request configuration (locale, messages, time zone) from i18n/request.ts.
+const withNextIntl = createNextIntlPlugin("./i18n/request.ts");
+
+export default withNextIntl(nextConfig);

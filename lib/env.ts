@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { DEV_APP } from "@/lib/dev-app";
+import { LOCALES } from "@/i18n/locales";
 
 /**
  * The one place the environment is read. Everything else imports `env`.
@@ -8,6 +9,13 @@ import { DEV_APP } from "@/lib/dev-app";
  * what `npm run doctor` refuses (the same rules, from here): a value this repository publishes as a development
  * default, and plain http to the platform.
  */
+
+/**
+ * The scopes this template's pages use: orders (list, detail, webhooks, sync), products (the categories page) and
+ * analytics (the store overview). Development asks for exactly these; .env.example recommends them for production,
+ * where an unset SVC_SCOPES keeps the platform's meaning (every scope registered on the app).
+ */
+export const PAGE_SCOPES = ["orders:read", "products:read", "products:write", "analytics:read"] as const;
 
 const base64Key32 = z.string().refine((value) => {
   try {
@@ -53,9 +61,25 @@ const schema = z.object({
   /** Bearer secret for `POST /api/cron/sync-orders` (hosted schedulers). Unset in production: the route is off. */
   CRON_SECRET: z.string().min(16, "must be at least 16 characters").optional(),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),
+  /** The merchant UI's language when neither the switcher's cookie nor the browser's languages name one we have. */
+  DEFAULT_LOCALE: z.enum(LOCALES, { error: `must be one of ${LOCALES.join(", ")}` }).default("fr"),
+  /** Time zone the stores' dates and times are shown in (an IANA name). */
+  STORE_TIME_ZONE: z
+    .string()
+    .refine(isTimeZone, "must be an IANA time zone name such as Africa/Algiers")
+    .default("Africa/Algiers"),
 });
 
 export type Env = z.infer<typeof schema>;
+
+function isTimeZone(value: string): boolean {
+  try {
+    new Intl.DateTimeFormat("en", { timeZone: value });
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 type RawEnv = Record<string, string | undefined>;
 
@@ -95,6 +119,7 @@ function developmentDefaults(raw: RawEnv): RawEnv {
     SVC_API_URL: emulatorOrigin,
     ...EMULATOR_CREDENTIALS,
     ...PUBLISHED_SECRETS,
+    SVC_SCOPES: PAGE_SCOPES.join(" "),
   };
 }
 

@@ -1,3 +1,4 @@
+import { getTranslations } from "next-intl/server";
 import { z } from "zod";
 
 /**
@@ -42,12 +43,20 @@ export function formValues(formData: FormData): Record<string, string> {
   return values;
 }
 
-/** Zod issues grouped by top-level field name; issues without a path go under "form". */
-export function issuesByField(error: z.ZodError): Record<string, string[]> {
+/**
+ * Schemas name their messages by catalogue key ("Validation.nameRequired"); zod's own English messages (a value
+ * of the wrong type, which only a tampered form sends) all read as "Validation.invalid".
+ */
+export const VALIDATION_PREFIX = "Validation.";
+
+/** Zod issues grouped by top-level field name and translated; issues without a path go under "form". */
+export function issuesByField(error: z.ZodError, t: (key: string, values?: Record<string, string | number>) => string): Record<string, string[]> {
   const grouped: Record<string, string[]> = {};
   for (const issue of error.issues) {
     const field = issue.path.length > 0 ? String(issue.path[0]) : "form";
-    (grouped[field] ??= []).push(issue.message);
+    const key = issue.message.startsWith(VALIDATION_PREFIX) ? issue.message : "Validation.invalid";
+    const max = "maximum" in issue && typeof issue.maximum === "number" ? issue.maximum : 0;
+    (grouped[field] ??= []).push(t(key, { max }));
   }
   return grouped;
 }
@@ -64,11 +73,12 @@ export function validatedAction<S extends z.ZodType>(
     const values = formValues(formData);
     const parsed = schema.safeParse(values);
     if (!parsed.success) {
+      const t = await getTranslations();
       return {
         resultId: globalThis.crypto.randomUUID(),
         ok: false,
-        message: "Check the highlighted fields.",
-        fieldErrors: issuesByField(parsed.error),
+        message: t("Validation.checkFields"),
+        fieldErrors: issuesByField(parsed.error, t),
         values,
         // Nothing was sent to the platform, so the form's key is still unused and stays valid.
         idempotencyKey: values.idempotencyKey,

@@ -35,6 +35,11 @@ describe("parseEnv", () => {
     expect(env.DATABASE_URL).toBeUndefined();
   });
 
+  it("asks in development only for the scopes the pages use, unless told otherwise", () => {
+    expect(parseEnv({ NODE_ENV: "development" }).SVC_SCOPES).toEqual(["orders:read", "products:read", "products:write", "analytics:read"]);
+    expect(parseEnv({ NODE_ENV: "development", SVC_SCOPES: "orders:read" }).SVC_SCOPES).toEqual(["orders:read"]);
+  });
+
   it("points the development defaults at EMULATOR_PORT", () => {
     expect(parseEnv({ NODE_ENV: "development", EMULATOR_PORT: "4555" }).SVC_API_URL).toBe("http://localhost:4555");
   });

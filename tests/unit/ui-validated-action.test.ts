@@ -1,9 +1,14 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import { formValues, validatedAction } from "@/lib/actions/validated-action";
+import { translator } from "../helpers/i18n";
+
+// Outside a Next request there is no request locale: next-intl's server entry is given the French catalogue, so the
+// test also proves that refusals are translated (and that zod's own English never reaches the merchant).
+vi.mock("next-intl/server", () => ({ getTranslations: async () => translator("fr") }));
 
 const schema = z.object({
-  name: z.string().trim().min(1, "Enter a name."),
+  name: z.string().trim().min(1, "Validation.nameRequired").max(5, "Validation.nameTooLong"),
   parentId: z.coerce.number().int().min(0),
   idempotencyKey: z.string(),
 });
@@ -39,11 +44,18 @@ describe("validatedAction", () => {
     const state = await action({ ok: false }, form({ name: "   ", parentId: "x", idempotencyKey: "k2" }));
     expect(ran).toBe(false);
     expect(state.ok).toBe(false);
-    expect(state.fieldErrors?.name).toEqual(["Enter a name."]);
-    expect(state.fieldErrors?.parentId?.length).toBe(1);
+    expect(state.message).toBe("Vérifiez les champs signalés.");
+    expect(state.fieldErrors?.name).toEqual(["Saisissez un nom."]);
+    expect(state.fieldErrors?.parentId).toEqual(["Cette valeur n'est pas valide."]);
     expect(state.values).toMatchObject({ name: "   ", parentId: "x" });
     // Nothing reached the platform, so the same key is still good for the corrected form.
     expect(state.idempotencyKey).toBe("k2");
+  });
+
+  it("tells the limit a too long value broke, in the merchant's words", async () => {
+    const action = validatedAction(schema, async () => ({ ok: true }));
+    const state = await action({ ok: false }, form({ name: "Caftans", parentId: "0", idempotencyKey: "k3" }));
+    expect(state.fieldErrors?.name).toEqual(["Le nom doit faire 5 caractères au maximum."]);
   });
 
   it("leaves Next's own action fields out of the echoed values", () => {

@@ -1,0 +1,28 @@
+import { switchLocale } from "@/app/actions/locale";
+import { LOCALE_NAMES, LOCALES } from "@/i18n/locales";
+import { getUi } from "@/i18n/server";
+
+/**
+ * The language switcher: one form, a button per language, no client code (it works before and without JavaScript).
+ * Each name is written in its own language and marked with its lang, so a screen reader pronounces it right.
+ */
+export async function LocaleSwitcher() {
+  const { locale, t } = await getUi();
+  return (
+    <form action={switchLocale} aria-label={t("Shell.language")} className="flex items-center gap-0.5 text-xs">
+      {LOCALES.map((code) => (
+        <button
+          key={code}
+          type="submit"
+          name="locale"
+          value={code}
+          lang={code}
+          aria-current={code === locale ? "true" : undefined}
+          className="rounded px-2 py-1 text-slate-700 hover:bg-slate-100 aria-[current=true]:bg-slate-200 aria-[current=true]:font-semibold focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-slate-900"
+        >
+          {LOCALE_NAMES[code]}
+        </button>
+      ))}
+    </form>
+  );
+}

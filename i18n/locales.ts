@@ -1,0 +1,35 @@
+/**
+ * The locales the merchant UI speaks. Adding one: a messages/<code>.json with every key of en.json, an entry in
+ * each table below, and the catalogue test (tests/unit/i18n-catalogue.test.ts) checks the rest. See the README.
+ */
+export const LOCALES = ["ar", "fr", "en"] as const;
+export type Locale = (typeof LOCALES)[number];
+
+/** The cookie the language switcher writes; next-intl's conventional name. */
+export const LOCALE_COOKIE = "NEXT_LOCALE";
+
+export function isLocale(value: unknown): value is Locale {
+  return typeof value === "string" && (LOCALES as readonly string[]).includes(value);
+}
+
+export function direction(locale: Locale): "rtl" | "ltr" {
+  return locale === "ar" ? "rtl" : "ltr";
+}
+
+/**
+ * The tag handed to Intl for numbers, money and dates. Algerian merchants read Western (Latin) digits, also in
+ * Arabic: "ar-DZ" already defaults to them in current CLDR, and `-u-nu-latn` keeps it so on runtimes whose data
+ * would pick Arabic-Indic digits for Arabic. fr-DZ writes the dinar as "DA", as Algerian French does.
+ */
+export const INTL_LOCALE: Record<Locale, string> = {
+  ar: "ar-DZ-u-nu-latn",
+  fr: "fr-DZ",
+  en: "en",
+};
+
+/** Each locale's name in itself, for the switcher. */
+export const LOCALE_NAMES: Record<Locale, string> = {
+  ar: "العربية",
+  fr: "Français",
+  en: "English",
+};
