@@ -1,20 +1,23 @@
 /**
  * The friendly face of a failure: a sentence, what to do, and a way to try again. Used by pages that catch a
- * PlatformError and by the error boundary; it never shows a stack or a raw platform response.
+ * PlatformError and by the error boundary; it never shows a stack or a raw platform response. It is rendered on
+ * both sides (the boundary is a client component), so its words arrive translated, as `labels`.
  */
+export type ErrorPanelLabels = { tryAgain: string; reinstall?: string; requestId?: string };
+
 export function ErrorPanel({
   title,
   message,
+  labels,
   retryHref,
   reinstall,
-  requestId,
   children,
 }: {
   title: string;
   message: string;
+  labels: ErrorPanelLabels;
   retryHref?: string;
   reinstall?: boolean;
-  requestId?: string | null;
   children?: React.ReactNode;
 }) {
   return (
@@ -29,17 +32,17 @@ export function ErrorPanel({
             href={retryHref}
             className="rounded-md bg-slate-900 px-3 py-1.5 text-sm font-medium text-white hover:bg-slate-700 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-slate-900"
           >
-            Try again
+            {labels.tryAgain}
           </a>
         ) : null}
         {children}
-        {reinstall ? (
+        {reinstall && labels.reinstall ? (
           <a href="/install" className="text-sm font-medium text-slate-900 underline underline-offset-2">
-            Reinstall the app
+            {labels.reinstall}
           </a>
         ) : null}
       </div>
-      {requestId ? <p className="mt-4 text-xs text-slate-500">Platform request id: {requestId}</p> : null}
+      {labels.requestId ? <p className="mt-4 text-xs text-slate-600">{labels.requestId}</p> : null}
     </section>
   );
 }

@@ -2,6 +2,7 @@
 
 import { useRouter } from "next/navigation";
 import { useEffect } from "react";
+import { useT } from "@/components/i18n/client-messages";
 
 /**
  * Keeps a server-rendered page current: re-renders it on the server every few seconds while the tab is visible,
@@ -11,6 +12,7 @@ import { useEffect } from "react";
  */
 export function LiveRefresh({ intervalMs = 5000 }: { intervalMs?: number }) {
   const router = useRouter();
+  const t = useT();
   useEffect(() => {
     let timer: ReturnType<typeof setInterval> | undefined;
     const start = () => {
@@ -38,7 +40,7 @@ export function LiveRefresh({ intervalMs = 5000 }: { intervalMs?: number }) {
   return (
     <p className="flex items-center gap-2 text-xs text-slate-500">
       <span aria-hidden="true" className="inline-block h-2 w-2 rounded-full bg-emerald-500" />
-      Updates automatically
+      {t("Shell.liveUpdates")}
     </p>
   );
 }

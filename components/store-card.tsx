@@ -1,6 +1,8 @@
 import Link from "next/link";
 import type { Install } from "@/db/schema";
-import { installStateBadge, needsReinstall, type InstallBadge } from "@/lib/installs/state";
+import type { Translate } from "@/i18n/translate";
+import { installStateBadge, isConnected, type InstallBadge } from "@/lib/installs/state";
+import { scopeLabel } from "@/lib/ui/scopes";
 
 const BADGE_TONES: Record<InstallBadge["tone"], string> = {
   ok: "bg-emerald-50 text-emerald-800 ring-emerald-600/30",
@@ -9,56 +11,72 @@ const BADGE_TONES: Record<InstallBadge["tone"], string> = {
   muted: "bg-slate-100 text-slate-700 ring-slate-500/30",
 };
 
-/** One store on /stores: its install state as the merchant reads it, its permissions, and where to go next. */
-export function StoreCard({ install }: { install: Install }) {
+const LINK = "text-indigo-700 hover:underline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600";
+
+/**
+ * One store on /stores: its install state as the merchant reads it, its permissions in words, and where to go next.
+ * A store without a working token is read-only: no permissions listed, its orders, and one Reinstall.
+ */
+export function StoreCard({ install, t }: { install: Install; t: Translate }) {
   const badge = installStateBadge(install.state);
   const labelId = `store-${install.storeId}-name`;
+  const connected = isConnected(install.state);
+  const name = <span className="sr-only"> {t("Stores.ofStore", { name: install.storeName })}</span>;
   return (
     <li aria-labelledby={labelId} className="rounded-lg border border-slate-200 bg-white p-5 shadow-sm" data-store-id={install.storeId}>
       <div className="flex flex-wrap items-start justify-between gap-3">
-        <div>
-          <h2 id={labelId} className="text-lg font-semibold text-slate-900">
+        <div className="min-w-0">
+          <h2 id={labelId} dir="auto" className="break-words text-lg font-semibold text-slate-900">
             {install.storeName}
           </h2>
-          <p className="text-sm text-slate-500">Store #{install.storeId}</p>
+          <p className="text-sm text-slate-600">{t("Stores.storeNumber", { id: install.storeId })}</p>
         </div>
         <span
           className={`inline-flex items-center rounded-full px-2.5 py-1 text-xs font-medium ring-1 ring-inset ${BADGE_TONES[badge.tone]}`}
           data-state={install.state}
         >
-          {badge.label}
+          {t(badge.label)}
         </span>
       </div>
-      {badge.hint && <p className="mt-3 text-sm text-slate-600">{badge.hint}</p>}
-      <div className="mt-3">
-        <h3 className="sr-only">Permissions granted</h3>
-        {install.scopes.length > 0 ? (
-          <ul className="flex flex-wrap gap-1.5" aria-label="Permissions granted">
-            {install.scopes.map((scope) => (
-              <li key={scope} className="rounded bg-slate-100 px-2 py-0.5 font-mono text-xs text-slate-700">
-                {scope}
-              </li>
-            ))}
-          </ul>
-        ) : (
-          <p className="text-sm text-slate-500">No permissions recorded.</p>
-        )}
-      </div>
-      <div className="mt-4 flex flex-wrap gap-3 text-sm font-semibold">
-        <Link href={`/stores/${install.storeId}`} className="text-indigo-700 hover:underline">
-          Overview<span className="sr-only"> of {install.storeName}</span>
-        </Link>
-        <Link href={`/stores/${install.storeId}/orders`} className="text-indigo-700 hover:underline">
-          Orders<span className="sr-only"> of {install.storeName}</span>
-        </Link>
-        <Link href={`/stores/${install.storeId}/categories`} className="text-indigo-700 hover:underline">
-          Categories<span className="sr-only"> of {install.storeName}</span>
-        </Link>
-        {needsReinstall(install.state) ? (
-          <a href="/install" className="text-indigo-700 hover:underline">
-            Install again<span className="sr-only"> on {install.storeName}</span>
-          </a>
+      {badge.hint && <p className="mt-3 text-sm text-slate-600">{t(badge.hint)}</p>}
+      {connected ? (
+        <div className="mt-3">
+          <h3 className="sr-only">{t("Stores.permissions")}</h3>
+          {install.scopes.length > 0 ? (
+            <ul className="flex flex-wrap gap-1.5" aria-label={t("Stores.permissions")}>
+              {install.scopes.map((scope) => (
+                <li key={scope} className="rounded bg-slate-100 px-2 py-0.5 text-xs text-slate-700" data-scope={scope}>
+                  {scopeLabel(scope, t)}
+                </li>
+              ))}
+            </ul>
+          ) : (
+            <p className="text-sm text-slate-600">{t("Stores.noPermissions")}</p>
+          )}
+        </div>
+      ) : null}
+      <div className="mt-4 flex flex-wrap gap-x-4 gap-y-2 text-sm font-semibold">
+        {connected ? (
+          <Link href={`/stores/${install.storeId}`} className={LINK}>
+            {t("Stores.overview")}
+            {name}
+          </Link>
         ) : null}
+        <Link href={`/stores/${install.storeId}/orders`} className={LINK}>
+          {t("Stores.orders")}
+          {name}
+        </Link>
+        {connected ? (
+          <Link href={`/stores/${install.storeId}/categories`} className={LINK}>
+            {t("Stores.categories")}
+            {name}
+          </Link>
+        ) : (
+          <a href="/install" className={LINK}>
+            {t("Stores.reinstall")}
+            <span className="sr-only"> {t("Stores.onStore", { name: install.storeName })}</span>
+          </a>
+        )}
       </div>
     </li>
   );

@@ -2,17 +2,19 @@
 
 import Link from "next/link";
 import { usePathname } from "next/navigation";
+import { useT } from "@/components/i18n/client-messages";
 
 /** The store's sections; the current one is marked for assistive technology (aria-current) as well as visually. */
 export function StoreNav({ storeId }: { storeId: number }) {
   const pathname = usePathname();
+  const t = useT();
   const sections = [
-    { href: `/stores/${storeId}`, label: "Overview", exact: true },
-    { href: `/stores/${storeId}/orders`, label: "Orders" },
-    { href: `/stores/${storeId}/categories`, label: "Categories" },
+    { href: `/stores/${storeId}`, label: t("Shell.overview"), exact: true },
+    { href: `/stores/${storeId}/orders`, label: t("Shell.orders") },
+    { href: `/stores/${storeId}/categories`, label: t("Shell.categories") },
   ];
   return (
-    <nav aria-label="Store sections" className="flex gap-1">
+    <nav aria-label={t("Shell.sections")} className="flex gap-1">
       {sections.map((section) => {
         const current = pathname === section.href || (!section.exact && pathname.startsWith(`${section.href}/`));
         return (

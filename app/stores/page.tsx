@@ -1,9 +1,14 @@
 import type { Metadata } from "next";
+import { LocaleSwitcher } from "@/components/locale-switcher";
 import { StoreCard } from "@/components/store-card";
 import type { Install } from "@/db/schema";
+import { getUi } from "@/i18n/server";
 import { currentSession } from "@/lib/session";
 
-export const metadata: Metadata = { title: "Your stores" };
+export async function generateMetadata(): Promise<Metadata> {
+  const { t } = await getUi();
+  return { title: t("Meta.stores") };
+}
 export const dynamic = "force-dynamic";
 
 /** Ids from `?installed=101,102`, kept only if they are stores of this session (nothing else is echoed). */
@@ -14,60 +19,62 @@ function installedNotice(param: string | string[] | undefined, installs: Install
 }
 
 export default async function StoresPage({ searchParams }: { searchParams: Promise<{ installed?: string | string[] }> }) {
-  const [{ installed }, session] = await Promise.all([searchParams, currentSession()]);
+  const [{ installed }, session, { t, format }] = await Promise.all([searchParams, currentSession(), getUi()]);
   const installs = session?.installs ?? [];
   const justInstalled = installedNotice(installed, installs);
 
   return (
-    <main className="mx-auto max-w-3xl px-6 py-10">
+    <main className="mx-auto max-w-3xl px-4 py-10 sm:px-6">
+      <div className="mb-4 flex justify-end">
+        <LocaleSwitcher />
+      </div>
       <header className="flex flex-wrap items-center justify-between gap-4">
-        <h1 className="text-2xl font-bold text-slate-900">Your stores</h1>
-        <div className="flex items-center gap-3">
+        <h1 className="text-2xl font-bold text-slate-900">{t("Stores.title")}</h1>
+        <div className="flex flex-wrap items-center gap-3">
           <a
             href="/install"
             className="rounded-md bg-indigo-600 px-4 py-2 text-sm font-semibold text-white shadow-sm hover:bg-indigo-500 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600"
           >
-            Add stores
+            {t("Stores.addStores")}
           </a>
-          <form action="/signout" method="post">
-            <button
-              type="submit"
-              className="rounded-md px-4 py-2 text-sm font-semibold text-slate-700 ring-1 ring-slate-300 hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600"
-            >
-              Sign out
-            </button>
-          </form>
+          {/* Nothing to end without a session's stores: a signed-out visitor gets no Sign out. */}
+          {storeIds.length > 0 ? (
+            <form action="/signout" method="post">
+              <button
+                type="submit"
+                className="rounded-md px-4 py-2 text-sm font-semibold text-slate-700 ring-1 ring-slate-300 hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600"
+              >
+                {t("Shell.signOut")}
+              </button>
+            </form>
+          ) : null}
         </div>
       </header>
 
       {justInstalled.length > 0 && (
         <div role="status" className="mt-6 rounded-lg border border-emerald-300 bg-emerald-50 p-4 text-emerald-900">
           <p className="font-semibold">
-            Installed on {justInstalled.length} {justInstalled.length === 1 ? "store" : "stores"}:{" "}
-            {justInstalled.map((install) => install.storeName).join(", ")}.
+            {t("Stores.installed", { count: justInstalled.length, names: format.list(justInstalled.map((install) => install.storeName)) })}
           </p>
-          <p className="mt-1 text-sm">
-            The platform checks each store again when the install completes, so a store you selected may be missing here.
-            Its orders are being fetched now.
-          </p>
+          <p className="mt-1 text-sm">{t("Stores.installedDetail")}</p>
         </div>
       )}
 
       {installs.length > 0 ? (
-        <ul className="mt-6 space-y-4" aria-label="Installed stores">
+        <ul className="mt-6 space-y-4" aria-label={t("Stores.list")}>
           {installs.map((install) => (
-            <StoreCard key={install.storeId} install={install} />
+            <StoreCard key={install.storeId} install={install} t={t} />
           ))}
         </ul>
       ) : (
         <div className="mt-6 rounded-lg border border-dashed border-slate-300 bg-white p-8 text-center">
-          <p className="font-semibold text-slate-900">No stores in this browser yet</p>
-          <p className="mt-1 text-slate-600">Install the app on your stores to see them here.</p>
+          <p className="font-semibold text-slate-900">{t("Stores.emptyTitle")}</p>
+          <p className="mt-1 text-slate-600">{t("Stores.emptyBody")}</p>
           <a
             href="/install"
             className="mt-4 inline-block rounded-md bg-indigo-600 px-4 py-2 text-sm font-semibold text-white hover:bg-indigo-500"
           >
-            Install on your stores
+            {t("Stores.install")}
           </a>
         </div>
       )}

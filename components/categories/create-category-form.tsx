@@ -6,6 +6,7 @@ import { FieldError } from "@/components/forms/field-error";
 import { FormMessage } from "@/components/forms/form-message";
 import { SubmitButton } from "@/components/forms/submit-button";
 import { useFocusFirstInvalid } from "@/components/forms/use-focus-invalid";
+import { useT } from "@/components/i18n/client-messages";
 import { initialActionState } from "@/lib/actions/validated-action";
 import { NameField, ParentField, StatusField, type ParentOption } from "./category-fields";
 
@@ -22,6 +23,7 @@ export function CreateCategoryForm({
   idempotencyKey: string;
   parents: ParentOption[];
 }) {
+  const t = useT();
   const [state, action] = useActionState(createCategory, initialActionState);
   const id = useId();
   const formRef = useRef<HTMLFormElement>(null);
@@ -29,7 +31,7 @@ export function CreateCategoryForm({
   return (
     <form ref={formRef} action={action} aria-labelledby={`${id}-title`} className="space-y-3 rounded-lg border border-slate-200 bg-white p-4 shadow-sm">
       <h2 id={`${id}-title`} className="text-base font-semibold">
-        New category
+        {t("Categories.new")}
       </h2>
       <input type="hidden" name="storeId" value={storeId} />
       <input type="hidden" name="idempotencyKey" value={state.idempotencyKey ?? idempotencyKey} />
@@ -39,8 +41,8 @@ export function CreateCategoryForm({
         <StatusField id={`${id}-status`} state={state} defaultValue="active" />
       </div>
       <FieldError id={`${id}-form-error`} messages={state.fieldErrors?.form} />
-      <FormMessage state={state} />
-      <SubmitButton pendingLabel="Creating…">Create category</SubmitButton>
+      <FormMessage state={state} reinstallLabel={t("Errors.reinstall")} />
+      <SubmitButton pendingLabel={t("Categories.creating")}>{t("Categories.create")}</SubmitButton>
     </form>
   );
 }

@@ -13,6 +13,7 @@ import {
 import { SortableContext, sortableKeyboardCoordinates, useSortable, verticalListSortingStrategy } from "@dnd-kit/sortable";
 import { CSS } from "@dnd-kit/utilities";
 import { useLayoutEffect } from "react";
+import { useT } from "@/components/i18n/client-messages";
 import type { DragBindings } from "./drag-bindings";
 
 type Item = { id: number; name: string };
@@ -32,6 +33,7 @@ export function DragLayer({
   bindings: DragBindings;
   onDrop: (activeId: number, overId: number) => void;
 }) {
+  const t = useT();
   const sensors = useSensors(
     useSensor(PointerSensor, { activationConstraint: { distance: 5 } }),
     useSensor(KeyboardSensor, { coordinateGetter: sortableKeyboardCoordinates }),
@@ -46,13 +48,18 @@ export function DragLayer({
   const nameOf = (id: string | number) => items.find((item) => item.id === id)?.name ?? String(id);
   const positionOf = (id: string | number) => items.findIndex((item) => item.id === id) + 1;
   // Screen readers hear names and positions, not the internal ids dnd-kit would announce.
+  const count = items.length;
   const announcements: Announcements = {
-    onDragStart: ({ active }) => `Picked up “${nameOf(active.id)}”, position ${positionOf(active.id)} of ${items.length}.`,
+    onDragStart: ({ active }) => t("Drag.pickedUp", { name: nameOf(active.id), position: positionOf(active.id), count }),
     onDragOver: ({ active, over }) =>
-      over ? `“${nameOf(active.id)}” is over position ${positionOf(over.id)} of ${items.length}.` : `“${nameOf(active.id)}” is not over a place.`,
+      over
+        ? t("Drag.over", { name: nameOf(active.id), position: positionOf(over.id), count })
+        : t("Drag.notOver", { name: nameOf(active.id) }),
     onDragEnd: ({ active, over }) =>
-      over ? `“${nameOf(active.id)}” was dropped at position ${positionOf(over.id)} of ${items.length}.` : `“${nameOf(active.id)}” was dropped.`,
-    onDragCancel: ({ active }) => `Moving “${nameOf(active.id)}” was cancelled.`,
+      over
+        ? t("Drag.dropped", { name: nameOf(active.id), position: positionOf(over.id), count })
+        : t("Drag.droppedNowhere", { name: nameOf(active.id) }),
+    onDragCancel: ({ active }) => t("Drag.cancelled", { name: nameOf(active.id) }),
   };
 
   return (
@@ -63,7 +70,7 @@ export function DragLayer({
       accessibility={{
         announcements,
         screenReaderInstructions: {
-          draggable: "To reorder, press Space, move with the arrow keys, and press Space again to drop. Escape cancels.",
+          draggable: t("Drag.instructions"),
         },
       }}
     >

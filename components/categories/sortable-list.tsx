@@ -1,7 +1,8 @@
 "use client";
 
 import dynamic from "next/dynamic";
-import { useCallback, useState, useSyncExternalStore, useTransition } from "react";
+import { useCallback, useLayoutEffect, useRef, useState, useSyncExternalStore, useTransition } from "react";
+import { useT } from "@/components/i18n/client-messages";
 import { reorderCategories } from "@/app/stores/[storeId]/categories/actions";
 import { initialActionState, type ActionState } from "@/lib/actions/validated-action";
 import { DragBindings, type DragBinding } from "./drag-bindings";
@@ -62,9 +63,26 @@ export function SortableList<T extends Item>({
   const [key, setKey] = useState<string | null>(null);
   const [pending, startTransition] = useTransition();
   const [bindings] = useState(() => new DragBindings());
+  const t = useT();
+  const list = useRef<HTMLUListElement>(null);
+  /** The move button that was pressed: it keeps the focus after its row has moved (React moves the row's DOM node, which drops focus). */
+  const [refocus, setRefocus] = useState<{ id: number; direction: "up" | "down" } | null>(null);
+  useLayoutEffect(() => {
+    if (!refocus) return;
+    // Only while the focus is lost or still in this list: a merchant who has moved on keeps their focus.
+    const active = document.activeElement;
+    if (active && active !== document.body && !list.current?.contains(active)) return;
+    const buttons = list.current?.querySelectorAll<HTMLButtonElement>(`[data-move-item="${refocus.id}"]`);
+    const wanted = [...(buttons ?? [])].find((button) => button.dataset.move === refocus.direction);
+    // At the top or bottom the pressed button no longer applies: the other one keeps the focus on this row.
+    const target = wanted?.getAttribute("aria-disabled") === "true" ? [...(buttons ?? [])].find((button) => button !== wanted) : wanted;
+    if (target && document.activeElement !== target) target.focus();
+  }, [refocus, order]);
 
-  function commit(next: T[]) {
+  function commit(next: T[], movedId: number) {
     const previous = order;
+    const item = next.find((entry) => entry.id === movedId);
+    const position = next.findIndex((entry) => entry.id === movedId) + 1;
     setOrder(next);
     startTransition(async () => {
       const form = new FormData();
@@ -73,7 +91,14 @@ export function SortableList<T extends Item>({
       form.set("ids", next.map((item) => item.id).join(","));
       const result = await reorderCategories(initialActionState, form);
       startTransition(() => {
-        setOutcome(result);
+        const name = item?.name ?? "";
+        // The result names the category and where it went (or why it did not move), for every reader.
+        setOutcome({
+          ...result,
+          message: result.ok
+            ? t("Categories.moved", { name, position, count: next.length })
+            : t("Categories.moveRefused", { name, reason: result.message ?? "" }),
+        });
         if (result.idempotencyKey) setKey(result.idempotencyKey);
         if (!result.ok) setOrder(previous);
       });
@@ -81,8 +106,15 @@ export function SortableList<T extends Item>({
   }
 
   function move(from: number, to: number) {
-    if (pending || to < 0 || to >= order.length || from === to) return;
-    commit(moved(order, from, to));
+    const item = order[from];
+    if (pending || !item || to < 0 || to >= order.length || from === to) return;
+    commit(moved(order, from, to), item.id);
+  }
+
+  function moveByButton(from: number, direction: "up" | "down") {
+    const item = order[from];
+    if (item) setRefocus({ id: item.id, direction });
+    move(from, direction === "up" ? from - 1 : from + 1);
   }
 
   function drop(activeId: number, overId: number) {
@@ -92,20 +124,23 @@ export function SortableList<T extends Item>({
     );
   }
 
-  const message = outcome.message ? (
+  // Always rendered, so screen readers already watch it when the first result arrives.
+  const message = (
     <p
-      role={outcome.ok ? "status" : "alert"}
-      data-outcome={outcome.ok ? "ok" : "refused"}
-      className={`rounded-md px-3 py-1.5 text-sm ${outcome.ok ? "bg-emerald-50 text-emerald-900" : "bg-rose-50 text-rose-900"}`}
+      role={outcome.ok || !outcome.message ? "status" : "alert"}
+      data-outcome={outcome.message ? (outcome.ok ? "ok" : "refused") : undefined}
+      className={
+        outcome.message ? `rounded-md px-3 py-1.5 text-sm ${outcome.ok ? "bg-emerald-50 text-emerald-900" : "bg-rose-50 text-rose-900"}` : "sr-only"
+      }
     >
       {outcome.message}
     </p>
-  ) : null;
+  );
 
   return (
     <div className="space-y-2" aria-busy={pending || undefined}>
       {message}
-      <ul aria-label={label} className="space-y-2">
+      <ul ref={list} aria-label={label} className="space-y-2">
         {order.map((item, index) => (
           <SortableItem key={item.id} id={item.id} bindings={bindings}>
             {(binding) =>
@@ -118,7 +153,7 @@ export function SortableList<T extends Item>({
                     aria-disabled={binding ? undefined : true}
                     {...binding?.attributes}
                     {...binding?.listeners}
-                    aria-label={`Drag to reorder “${item.name}”`}
+                    aria-label={t("Categories.dragHandle", { name: item.name })}
                     className="cursor-grab touch-none rounded px-1.5 py-1 text-slate-500 hover:bg-slate-100 aria-disabled:cursor-default focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-slate-900"
                   >
                     <span aria-hidden="true">⠿</span>
@@ -126,24 +161,26 @@ export function SortableList<T extends Item>({
                 ),
                 moveButtons: (
                   <span className="inline-flex">
-                    <button
-                      type="button"
-                      onClick={() => move(index, index - 1)}
-                      disabled={pending || index === 0}
-                      aria-label={`Move “${item.name}” up`}
-                      className="rounded px-1.5 py-1 text-slate-600 hover:bg-slate-100 disabled:opacity-30 focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-slate-900"
-                    >
-                      <span aria-hidden="true">↑</span>
-                    </button>
-                    <button
-                      type="button"
-                      onClick={() => move(index, index + 1)}
-                      disabled={pending || index === order.length - 1}
-                      aria-label={`Move “${item.name}” down`}
-                      className="rounded px-1.5 py-1 text-slate-600 hover:bg-slate-100 disabled:opacity-30 focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-slate-900"
-                    >
-                      <span aria-hidden="true">↓</span>
-                    </button>
+                    {(["up", "down"] as const).map((direction) => {
+                      const blocked = direction === "up" ? index === 0 : index === order.length - 1;
+                      return (
+                        <button
+                          key={direction}
+                          type="button"
+                          data-move={direction}
+                          data-move-item={item.id}
+                          // aria-disabled, not disabled: a disabled button cannot hold the focus the move keeps on it.
+                          aria-disabled={pending || blocked || undefined}
+                          onClick={() => {
+                            if (!blocked) moveByButton(index, direction);
+                          }}
+                          aria-label={t(direction === "up" ? "Categories.moveUp" : "Categories.moveDown", { name: item.name })}
+                          className="rounded px-1.5 py-1 text-slate-600 hover:bg-slate-100 aria-disabled:opacity-40 focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-slate-900"
+                        >
+                          <span aria-hidden="true">{direction === "up" ? "↑" : "↓"}</span>
+                        </button>
+                      );
+                    })}
                   </span>
                 ),
               })

@@ -4,7 +4,7 @@ import type { ActionState } from "@/lib/actions/validated-action";
  * The outcome of the last submission of a form, next to it. Refusals are alerts (announced at once); successes
  * are polite status messages. A refusal that only a new install can cure always carries the way to it.
  */
-export function FormMessage({ state, children }: { state: ActionState; children?: React.ReactNode }) {
+export function FormMessage({ state, reinstallLabel, children }: { state: ActionState; reinstallLabel: string; children?: React.ReactNode }) {
   if (!state.message) return null;
   return (
     <div
@@ -15,8 +15,8 @@ export function FormMessage({ state, children }: { state: ActionState; children?
       {state.message}
       {children}
       {state.reinstall ? (
-        <a href="/install" className="ml-2 font-medium underline underline-offset-2">
-          Reinstall the app
+        <a href="/install" className="ms-2 font-medium underline underline-offset-2">
+          {reinstallLabel}
         </a>
       ) : null}
     </div>

@@ -1,45 +1,61 @@
 import type { OrderItem } from "@/db/schema";
-import { formatMoney, orDash } from "@/lib/ui/format";
+import type { Translate } from "@/i18n/translate";
+import { orDash, type Formats } from "@/lib/ui/format";
 
-export function OrderItemsTable({ items }: { items: OrderItem[] }) {
+/**
+ * An order's lines. On a phone each line is a block (name, then SKU, price × quantity and total on one wrapped
+ * line) rather than five columns, so nothing scrolls sideways at 320 px; from sm up, a table.
+ */
+export function OrderItemsTable({ items, t, format }: { items: OrderItem[]; t: Translate; format: Formats }) {
   if (items.length === 0) {
-    return <p className="text-sm text-slate-600">The platform has not sent this order&apos;s items yet.</p>;
+    return <p className="text-sm text-slate-600">{t("Order.noItems")}</p>;
   }
+  const head = "px-2 py-2 text-xs font-semibold text-slate-600";
   return (
-    <div className="overflow-x-auto">
-      <table className="min-w-full text-sm">
-        <thead className="text-left text-xs font-semibold uppercase tracking-wide text-slate-600">
-          <tr>
-            <th scope="col" className="py-2 pr-3">Product</th>
-            <th scope="col" className="px-3 py-2">SKU</th>
-            <th scope="col" className="px-3 py-2 text-right">Price</th>
-            <th scope="col" className="px-3 py-2 text-right">Qty</th>
-            <th scope="col" className="py-2 pl-3 text-right">Total</th>
-          </tr>
-        </thead>
-        <tbody className="divide-y divide-slate-100">
-          {items.map((item) => (
-            <tr key={item.position}>
-              <td className="py-2 pr-3">
-                <span dir="auto" className="block font-medium">
-                  {orDash(item.productName)}
+    <table className="block w-full text-sm sm:table">
+      <thead className="sr-only sm:not-sr-only sm:table-header-group">
+        <tr>
+          <th scope="col" className={`${head} text-start`}>{t("Order.product")}</th>
+          <th scope="col" className={`${head} text-start`}>{t("Order.sku")}</th>
+          <th scope="col" className={`${head} text-end`}>{t("Order.price")}</th>
+          <th scope="col" className={`${head} text-end`}>{t("Order.quantity")}</th>
+          <th scope="col" className={`${head} text-end`}>{t("Order.lineTotal")}</th>
+        </tr>
+      </thead>
+      <tbody className="block divide-y divide-slate-100 sm:table-row-group">
+        {items.map((item) => (
+          <tr key={item.position} className="flex flex-wrap gap-x-3 py-2 sm:table-row">
+            <td className="w-full min-w-0 break-words sm:w-auto sm:px-2 sm:py-2">
+              <span dir="auto" className="block font-medium">
+                {orDash(item.productName)}
+              </span>
+              {item.variantName ? (
+                <span dir="auto" className="block text-xs text-slate-600">
+                  {item.variantName}
                 </span>
-                {item.variantName ? (
-                  <span dir="auto" className="block text-xs text-slate-500">
-                    {item.variantName}
-                  </span>
-                ) : null}
-              </td>
-              <td className="whitespace-nowrap px-3 py-2 text-slate-600" dir="ltr">
+              ) : null}
+            </td>
+            <td className="text-slate-600 sm:px-2 sm:py-2">
+              <span className="sr-only sm:hidden">{t("Order.sku")} </span>
+              <bdi dir="ltr" className="break-all">
                 {orDash(item.sku)}
-              </td>
-              <td className="whitespace-nowrap px-3 py-2 text-right tabular-nums">{formatMoney(item.price)}</td>
-              <td className="px-3 py-2 text-right tabular-nums">{item.quantity ?? "—"}</td>
-              <td className="whitespace-nowrap py-2 pl-3 text-right tabular-nums">{formatMoney(item.total)}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+              </bdi>
+            </td>
+            <td className="whitespace-nowrap tabular-nums sm:px-2 sm:py-2 sm:text-end">{format.money(item.price)}</td>
+            <td className="tabular-nums sm:px-2 sm:py-2 sm:text-end">
+              <span aria-hidden="true" className="sm:hidden">
+                ×{" "}
+              </span>
+              <span className="sr-only sm:hidden">{t("Order.quantity")} </span>
+              {item.quantity === null ? "—" : format.number(item.quantity)}
+            </td>
+            <td className="ms-auto whitespace-nowrap font-medium tabular-nums sm:px-2 sm:py-2 sm:text-end sm:font-normal">
+              <span className="sr-only sm:hidden">{t("Order.lineTotal")} </span>
+              {format.money(item.total)}
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
   );
 }

@@ -1,31 +1,28 @@
-import { ORDER_STATUSES } from "@/lib/ui/order-status";
-import { statusLabel } from "@/lib/ui/order-status";
+import type { Translate } from "@/i18n/translate";
+import { ORDER_STATUSES, statusKey } from "@/lib/ui/order-status";
 
 /** A plain GET form: the filters live in the URL (?status=, ?phone=), so they work without JavaScript and can be shared. */
-export function OrdersFilters({ action, status, phone }: { action: string; status: string | null; phone: string | null }) {
+export function OrdersFilters({ action, status, phone, t }: { action: string; status: string | null; phone: string | null; t: Translate }) {
+  const control =
+    "rounded-md border border-slate-300 bg-white px-2 py-1.5 text-sm focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-slate-900";
   return (
-    <form action={action} method="get" role="search" aria-label="Filter orders" className="flex flex-wrap items-end gap-3">
-      <div className="flex flex-col gap-1">
+    <form action={action} method="get" role="search" aria-label={t("Orders.filters")} className="flex flex-wrap items-end gap-3">
+      <div className="flex min-w-0 flex-col gap-1">
         <label htmlFor="filter-status" className="text-sm font-medium text-slate-700">
-          Status
+          {t("Orders.status")}
         </label>
-        <select
-          id="filter-status"
-          name="status"
-          defaultValue={status ?? ""}
-          className="rounded-md border border-slate-300 bg-white px-2 py-1.5 text-sm focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-slate-900"
-        >
-          <option value="">All statuses</option>
+        <select id="filter-status" name="status" defaultValue={status ?? ""} className={control}>
+          <option value="">{t("Orders.allStatuses")}</option>
           {ORDER_STATUSES.map((value) => (
             <option key={value} value={value}>
-              {statusLabel(value)}
+              {t(statusKey(value))}
             </option>
           ))}
         </select>
       </div>
-      <div className="flex flex-col gap-1">
+      <div className="flex min-w-0 flex-col gap-1">
         <label htmlFor="filter-phone" className="text-sm font-medium text-slate-700">
-          Customer phone
+          {t("Orders.phone")}
         </label>
         <input
           id="filter-phone"
@@ -34,22 +31,27 @@ export function OrdersFilters({ action, status, phone }: { action: string; statu
           inputMode="tel"
           autoComplete="off"
           defaultValue={phone ?? ""}
-          placeholder="Exact number"
+          aria-describedby="filter-phone-hint"
           dir="ltr"
-          className="w-44 rounded-md border border-slate-300 bg-white px-2 py-1.5 text-sm focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-slate-900"
+          className={`w-44 max-w-full text-start ${control}`}
         />
+        <span id="filter-phone-hint" className="text-xs text-slate-600">
+          {t("Orders.phoneHint")}
+        </span>
       </div>
-      <button
-        type="submit"
-        className="rounded-md bg-slate-900 px-3 py-1.5 text-sm font-medium text-white hover:bg-slate-700 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-slate-900"
-      >
-        Apply filters
-      </button>
-      {status || phone ? (
-        <a href={action} className="py-1.5 text-sm font-medium text-slate-700 underline underline-offset-2">
-          Clear filters
-        </a>
-      ) : null}
+      <div className="flex items-center gap-3 pb-5">
+        <button
+          type="submit"
+          className="rounded-md bg-slate-900 px-3 py-1.5 text-sm font-medium text-white hover:bg-slate-700 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-slate-900"
+        >
+          {t("Orders.apply")}
+        </button>
+        {status || phone ? (
+          <a href={action} className="py-1.5 text-sm font-medium text-slate-700 underline underline-offset-2">
+            {t("Orders.clear")}
+          </a>
+        ) : null}
+      </div>
     </form>
   );
 }

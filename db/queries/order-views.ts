@@ -1,6 +1,7 @@
-import { and, asc, eq, sql, type SQL } from "drizzle-orm";
+import { and, asc, eq, inArray, sql, type SQL } from "drizzle-orm";
 import type { DbOrTx } from "@/db/client";
 import { orderItems, orders, orderStatusHistory, type Order, type OrderItem, type OrderStatusChange } from "@/db/schema";
+import { phoneVariants } from "@/lib/phone";
 
 /**
  * Read queries behind the orders pages. They read only the app's own database (filled by webhooks and the sync),
@@ -48,7 +49,7 @@ export function decodeOrderCursor(value: string | null | undefined): OrderCursor
 
 export type OrderListOptions = {
   status?: string | null;
-  /** Exact customer phone. */
+  /** Customer phone: every spelling of the same Algerian number matches (lib/phone.ts). */
   phone?: string | null;
   cursor?: string | null;
   limit?: number;
@@ -58,7 +59,7 @@ export type OrderListOptions = {
 export function ordersPageQuery(db: DbOrTx, storeId: number, options: OrderListOptions, rows: number) {
   const conditions: SQL[] = [eq(orders.storeId, storeId)];
   if (options.status) conditions.push(eq(orders.status, options.status));
-  if (options.phone) conditions.push(eq(orders.customerPhone, options.phone));
+  if (options.phone) conditions.push(inArray(orders.customerPhone, phoneVariants(options.phone)));
   const cursor = decodeOrderCursor(options.cursor);
   if (cursor) {
     // A row comparison, so PostgreSQL turns it into one index range condition.

@@ -4,6 +4,8 @@
  * API client (lib/platform/credentials.ts), the poller (lib/sync/orders-sync.ts), the token store, the queries and
  * the pages all ask this table; none of them lists states of its own.
  *
+ * Every text here is a message catalogue key (messages/*.json), translated where it is shown.
+ *
  * The states are the platform's 403 codes (spec, "States and transitions") plus the two the app records itself:
  * `uninstalled` (the app.uninstalled event, or a 403 app_uninstalled) and `revoked` (a 401: the token is dead).
  */
@@ -40,64 +42,64 @@ type Meaning = {
   notice: InstallNotice | null;
 };
 
-const REINSTALL = { href: "/install", label: "Reinstall the app" };
+const REINSTALL = { href: "/install", label: "InstallState.reinstall" };
 
 const MEANINGS: Record<InstallState, Meaning> = {
   active: {
     callsPlatform: true,
     liftedByPlatform: false,
-    badge: { label: "Active", tone: "ok" },
+    badge: { label: "Stores.state.active", tone: "ok" },
     notice: null,
   },
   app_suspended: {
     callsPlatform: true,
     liftedByPlatform: true,
-    badge: { label: "App suspended", tone: "warning", hint: "The platform has suspended the app. Access returns when the suspension is lifted." },
+    badge: { label: "Stores.state.app_suspended", tone: "warning", hint: "Stores.hint.app_suspended" },
     notice: {
       tone: "warning",
-      title: "The platform suspended this app",
-      body: "Calls to the store are refused for now; they resume by themselves when the suspension is lifted. Orders already received stay visible.",
+      title: "InstallState.app_suspended.title",
+      body: "InstallState.app_suspended.body",
     },
   },
   app_plan_required: {
     callsPlatform: true,
     liftedByPlatform: true,
-    badge: { label: "Plan upgrade needed", tone: "warning", hint: "This store's plan is below the app's minimum plan." },
+    badge: { label: "Stores.state.app_plan_required", tone: "warning", hint: "Stores.hint.app_plan_required" },
     notice: {
       tone: "warning",
-      title: "This store's plan is below what the app needs",
-      body: "Upgrade the store's plan in the platform dashboard (or renew an expired one); the app works again as soon as the plan allows it.",
+      title: "InstallState.app_plan_required.title",
+      body: "InstallState.app_plan_required.body",
     },
   },
   app_not_approved: {
     callsPlatform: true,
     liftedByPlatform: true,
-    badge: { label: "Awaiting approval", tone: "warning", hint: "The app is not approved yet for stores outside its developer's account." },
+    badge: { label: "Stores.state.app_not_approved", tone: "warning", hint: "Stores.hint.app_not_approved" },
     notice: {
       tone: "info",
-      title: "The app is awaiting approval",
-      body: "Until the platform approves the app, it only works on its developer's own stores.",
+      title: "InstallState.app_not_approved.title",
+      body: "InstallState.app_not_approved.body",
     },
   },
   revoked: {
     callsPlatform: false,
     liftedByPlatform: false,
-    badge: { label: "Access revoked", tone: "danger", hint: "The platform no longer accepts this store's token. Install again to reconnect." },
+    badge: { label: "Stores.state.revoked", tone: "danger", hint: "Stores.hint.revoked" },
     notice: {
       tone: "danger",
-      title: "The platform no longer accepts this store's access",
-      body: "Its token was revoked (the app was reinstalled elsewhere or uninstalled). Reinstall the app to get a new one.",
+      title: "InstallState.revoked.title",
+      body: "InstallState.revoked.body",
       action: REINSTALL,
     },
   },
   uninstalled: {
     callsPlatform: false,
     liftedByPlatform: false,
-    badge: { label: "Uninstalled", tone: "muted", hint: "The app was uninstalled from this store. Install it again to reconnect." },
+    badge: { label: "Stores.state.uninstalled", tone: "muted", hint: "Stores.hint.uninstalled" },
     notice: {
       tone: "danger",
-      title: "The app was uninstalled from this store",
-      body: "Orders already received stay visible here, but nothing new arrives and categories cannot be changed. Reinstall the app to reconnect the store.",
+      title: "InstallState.uninstalled.title",
+      body: "InstallState.uninstalled.body",
       action: REINSTALL,
     },
   },
@@ -107,11 +109,11 @@ const MEANINGS: Record<InstallState, Meaning> = {
 const UNKNOWN: Meaning = {
   callsPlatform: false,
   liftedByPlatform: false,
-  badge: { label: "Needs attention", tone: "muted", hint: "The app cannot reach this store right now. Reinstalling the app usually reconnects it." },
+  badge: { label: "Stores.state.unknown", tone: "muted", hint: "Stores.hint.unknown" },
   notice: {
     tone: "warning",
-    title: "The app cannot reach this store right now",
-    body: "Reinstalling the app usually reconnects it.",
+    title: "InstallState.unknown.title",
+    body: "InstallState.unknown.body",
     action: REINSTALL,
   },
 };
@@ -160,4 +162,9 @@ export function installStateNotice(state: string): InstallNotice | null {
 /** The state's badge on /stores. */
 export function installStateBadge(state: string): InstallBadge {
   return meaningOf(state).badge;
+}
+
+/** The app still holds a working token: its pages may call the platform and show live data (the rest are read-only). */
+export function isConnected(state: string): boolean {
+  return mayCallPlatform(state);
 }

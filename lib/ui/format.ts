@@ -1,37 +1,71 @@
-/**
- * Display formatting shared by server and client components. Stores on the platform are Algerian (wilayas), so
- * times are shown in Africa/Algiers and amounts in dinars; both are fixed here rather than taken from the server's
- * locale, so a page renders the same wherever it is hosted.
- */
-
-export const STORE_TIME_ZONE = "Africa/Algiers";
-export const CURRENCY_LABEL = "DZD";
-
-const dateTime = new Intl.DateTimeFormat("en-GB", { timeZone: STORE_TIME_ZONE, dateStyle: "medium", timeStyle: "short" });
-const amount = new Intl.NumberFormat("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 });
-
-export function formatDateTime(value: Date): string {
-  return dateTime.format(value);
-}
+import { INTL_LOCALE, type Locale } from "@/i18n/locales";
 
 /**
- * Money arrives as the database's decimal strings ("1234.50"). Formatting goes through Number only for display:
- * amounts of a shop order are far below the 2^53 limit where doubles lose cents.
+ * Numbers, money and dates in the merchant's locale. Amounts are in dinars (the platform's stores are Algerian);
+ * times are shown in the stores' time zone (STORE_TIME_ZONE), never the server's or the browser's, so a page
+ * reads the same wherever it is hosted and opened. The zone is printed where a bare time could be misread.
  */
-export function formatMoney(value: string | null | undefined): string {
-  if (value === null || value === undefined || value.trim() === "") return "—";
-  const parsed = Number(value);
-  if (!Number.isFinite(parsed)) return "—";
-  return `${amount.format(parsed)} ${CURRENCY_LABEL}`;
+export type Formats = {
+  dateTime(value: Date): string;
+  /** With the zone's name ("UTC+1"): for a single time read on its own (an order's placement). */
+  dateTimeWithZone(value: Date): string;
+  /** The zone's short name, e.g. "UTC+1", for a table header or caption. */
+  zoneName: string;
+  money(value: string | null | undefined): string;
+  number(value: number): string;
+  /** "a, b and c" in the locale's words. */
+  list(values: string[]): string;
+};
+
+export const CURRENCY = "DZD";
+
+const cache = new Map<string, Formats>();
+
+export function formatsFor(locale: Locale, timeZone: string): Formats {
+  const cacheKey = `${locale}|${timeZone}`;
+  const cached = cache.get(cacheKey);
+  if (cached) return cached;
+  const tag = INTL_LOCALE[locale];
+  // fr-DZ's CLDR data prints 12-hour times; Algerian French writes 16:30.
+  const hourCycle = locale === "fr" ? "h23" : undefined;
+  const dateTime = new Intl.DateTimeFormat(tag, { timeZone, dateStyle: "medium", timeStyle: "short", hourCycle });
+  const withZone = new Intl.DateTimeFormat(tag, {
+    timeZone,
+    year: "numeric",
+    month: "short",
+    day: "numeric",
+    hour: "numeric",
+    minute: "2-digit",
+    hourCycle,
+    timeZoneName: "short",
+  });
+  const zonePart = new Intl.DateTimeFormat(tag, { timeZone, timeZoneName: "short" })
+    .formatToParts(new Date())
+    .find((part) => part.type === "timeZoneName");
+  const money = new Intl.NumberFormat(tag, { style: "currency", currency: CURRENCY, minimumFractionDigits: 2, maximumFractionDigits: 2 });
+  const number = new Intl.NumberFormat(tag);
+  const list = new Intl.ListFormat(tag, { type: "conjunction" });
+  const formats: Formats = {
+    dateTime: (value) => dateTime.format(value),
+    dateTimeWithZone: (value) => withZone.format(value),
+    zoneName: zonePart?.value ?? timeZone,
+    /**
+     * Money arrives as the database's decimal strings ("1234.50"). Formatting goes through Number only for
+     * display: amounts of a shop order are far below the 2^53 limit where doubles lose cents.
+     */
+    money: (value) => {
+      if (value === null || value === undefined || value.trim() === "") return "—";
+      const parsed = Number(value);
+      return Number.isFinite(parsed) ? money.format(parsed) : "—";
+    },
+    number: (value) => number.format(value),
+    list: (values) => list.format(values),
+  };
+  cache.set(cacheKey, formats);
+  return formats;
 }
 
 /** A dash for missing text, so empty cells read as empty rather than broken. */
 export function orDash(value: string | null | undefined): string {
   return value === null || value === undefined || value.trim() === "" ? "—" : value;
-}
-
-export function humanize(value: string | null | undefined): string {
-  if (!value) return "—";
-  const spaced = value.replace(/[_-]+/g, " ").trim();
-  return spaced.charAt(0).toUpperCase() + spaced.slice(1);
 }

@@ -21,6 +21,17 @@ export function statusBadgeClass(status: string): string {
   return isKnownOrderStatus(status) ? BADGE[status] : "bg-slate-100 text-slate-800 ring-slate-300";
 }
 
-export function statusLabel(status: string): string {
-  return status ? status.charAt(0).toUpperCase() + status.slice(1).replace(/_/g, " ") : "Unknown";
+/** The catalogue key of a status's name; a status the platform adds later reads "Unknown status". */
+export function statusKey(status: string): string {
+  return isKnownOrderStatus(status) ? STATUS_KEYS[status] : "Status.unknown";
 }
+
+const STATUS_KEYS: Record<KnownOrderStatus, string> = {
+  pending: "Status.pending",
+  confirmed: "Status.confirmed",
+  processing: "Status.processing",
+  shipped: "Status.shipped",
+  delivered: "Status.delivered",
+  cancelled: "Status.cancelled",
+  returned: "Status.returned",
+};

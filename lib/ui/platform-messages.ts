@@ -1,8 +1,10 @@
+import type { Translate } from "@/i18n/translate";
 import type { PlatformError } from "@/lib/platform";
 
 /**
- * PlatformError -> what the merchant reads. Every refusal the spec lists gets a sentence that says what happened
- * and what to do; nothing here ever includes a stack, a token or a raw response body.
+ * PlatformError -> what the merchant reads, in their language. Every refusal the spec lists gets a sentence that
+ * says what happened and what to do; nothing here ever includes a stack, a token or a raw response body. The
+ * one text passed through from the platform is a validation detail it writes for the field (in English).
  */
 export type MerchantError = {
   message: string;
@@ -46,97 +48,70 @@ function sentence(text: string): string {
   return /[.!?]$/.test(capitalised) ? capitalised : `${capitalised}.`;
 }
 
-export function waitPhrase(seconds: number | null | undefined): string {
-  if (!seconds || seconds <= 0) return "Wait a moment, then try again.";
-  if (seconds < 90) return `Wait ${Math.ceil(seconds)} second${Math.ceil(seconds) === 1 ? "" : "s"}, then try again.`;
-  const minutes = Math.ceil(seconds / 60);
-  return `Wait about ${minutes} minutes, then try again.`;
+export function waitPhrase(seconds: number | null | undefined, t: Translate): string {
+  if (!seconds || seconds <= 0) return t("Platform.waitMoment");
+  if (seconds < 90) return t("Platform.waitSeconds", { seconds: Math.ceil(seconds) });
+  return t("Platform.waitMinutes", { minutes: Math.ceil(seconds / 60) });
 }
 
-export function describePlatformError(error: PlatformError, subject = "category"): MerchantError {
-  if (error.isRateLimited || error.code === "rate_budget_exhausted") {
+export function describePlatformError(error: PlatformError, t: Translate): MerchantError {
+  if (error.isRateLimited) {
     const retryAfter = error.retryAfter ?? undefined;
-    const what =
-      error.code === "too_many_concurrent"
-        ? "The platform is busy with other operations on this store."
-        : "The platform's request limit for this store is reached for this minute.";
-    return { message: `${what} ${waitPhrase(retryAfter)}`, retryAfter, retryable: true };
+    const what = error.code === "too_many_concurrent" ? t("Platform.busy") : t("Platform.rateLimited");
+    return { message: `${what} ${waitPhrase(retryAfter, t)}`, retryAfter, retryable: true };
   }
   if (error.needsReinstall) {
-    return {
-      message: "The platform no longer accepts this app's access to the store. Reinstall the app to continue.",
-      reinstall: true,
-      retryable: false,
-    };
+    return { message: t("Platform.reinstall"), reinstall: true, retryable: false };
   }
   switch (error.installStateCode) {
     case "app_suspended":
-      return { message: "The platform suspended this app; calls resume when the suspension is lifted.", retryable: false };
+      return { message: t("Platform.suspended"), retryable: false };
     case "app_plan_required":
-      return { message: "This store's plan is below the app's minimum: upgrade the store's plan, then try again.", retryable: false };
+      return { message: t("Platform.planRequired"), retryable: false };
     case "app_not_approved":
-      return { message: "The app is awaiting the platform's approval and cannot change this store yet.", retryable: false };
+      return { message: t("Platform.notApproved"), retryable: false };
     default:
       break;
   }
   if (error.code === "category_not_empty") {
-    return {
-      message: `This ${subject} still holds products or subcategories. Move or delete them first, then delete it.`,
-      retryable: false,
-    };
+    return { message: t("Platform.notEmpty"), retryable: false };
   }
   if (error.code === "invalid_parent") {
-    const parentMessage =
-      "Choose a top-level category of this store as the parent. A category that has subcategories cannot go under another one.";
     return {
-      message: "The platform refused that parent.",
-      fieldErrors: { ...formFieldErrors(error.fieldErrors), parentId: [parentMessage] },
+      message: t("Platform.invalidParent"),
+      fieldErrors: { ...formFieldErrors(error.fieldErrors), parentId: [t("Platform.invalidParentField")] },
       retryable: false,
     };
   }
   if (error.code === "validation_error") {
     const fieldErrors = formFieldErrors(error.fieldErrors);
     return {
-      message: fieldErrors ? "The platform refused some values: see the highlighted fields." : `The platform refused these values: ${sentence(error.message)}`,
+      message: fieldErrors ? t("Platform.fieldsRefused") : t("Platform.valuesRefused", { detail: sentence(error.message) }),
       fieldErrors,
       retryable: false,
     };
   }
   if (error.status === 413) {
-    return {
-      message: "That is too much data for one request: shorten the text (or change fewer categories at once) and try again.",
-      fieldErrors: { name: ["Too long for the platform to accept."] },
-      retryable: false,
-    };
+    return { message: t("Platform.tooLarge"), fieldErrors: { name: [t("Platform.tooLargeField")] }, retryable: false };
   }
   if (error.isNotFound) {
-    return {
-      message: `This ${subject} no longer exists: someone else may have deleted it. Reload the list to see the current ones.`,
-      gone: true,
-      retryable: false,
-    };
+    return { message: t("Platform.gone"), gone: true, retryable: false };
   }
   if (error.code === "idempotency_key_reuse") {
-    return { message: "This form was already used for a different change. Submit it again.", retryable: false };
+    return { message: t("Platform.keyReuse"), retryable: false };
   }
   if (error.isPaymentRequired) {
-    return {
-      message: "The store has used its monthly request quota on the platform; retrying will not help until it is raised.",
-      retryable: false,
-    };
+    return { message: t("Platform.quota"), retryable: false };
   }
   if (error.status === 403) {
-    return {
-      message: "The app was not granted the permission this needs. Reinstall the app and approve product access.",
-      reinstall: true,
-      retryable: false,
-    };
+    return { message: t("Platform.forbidden"), reinstall: true, retryable: false };
   }
   if (error.isRetryable) {
-    return { message: "The platform is not answering properly right now. Try again in a moment.", retryable: true };
+    return { message: t("Platform.unavailable"), retryable: true };
   }
   if (error.kind === "local") {
-    return { message: sentence(error.message), retryable: false };
+    // Our own refusals (bad input caught before sending, an unreadable token) explain themselves in the log.
+    return { message: t("Platform.local"), retryable: false };
   }
-  return { message: `The platform refused the request (${error.code || error.status || "unknown reason"}).`, retryable: false };
+  return { message: t("Platform.refused", { reason: error.code || String(error.status ?? "?") }), retryable: false };
 }

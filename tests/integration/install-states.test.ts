@@ -8,6 +8,7 @@ import { INSTALL_STATES, mayCallPlatform, type InstallState } from "@/lib/instal
 import { isPlatformError } from "@/lib/platform";
 import { syncStoreOrders } from "@/lib/sync/orders-sync";
 import { databaseKind } from "../helpers/database";
+import { translator } from "../helpers/i18n";
 import { startHarness, type Harness } from "./platform-harness";
 
 /**
@@ -71,8 +72,8 @@ describe(`install states: the client, the poller and the pages agree (${database
     expect(pagesRead > 0, "the poller read the store").toBe(allowed);
     expect(result.outcome).toBe(allowed ? "synced" : "skipped");
 
-    const card = renderToStaticMarkup(createElement("ul", null, createElement(StoreCard, { install })));
-    const banner = renderToStaticMarkup(createElement(InstallBanner, { state, storeName: install.storeName }));
+    const card = renderToStaticMarkup(createElement("ul", null, createElement(StoreCard, { install, t: translator("en") })));
+    const banner = renderToStaticMarkup(createElement(InstallBanner, { state, storeName: install.storeName, t: translator("en") }));
     expect(card.includes('href="/install"'), "the store card offers to install again").toBe(!allowed);
     expect(banner.includes('href="/install"'), "the store's banner offers to install again").toBe(!allowed);
     expect(banner === "", "the store's banner stays empty").toBe(state === "active");

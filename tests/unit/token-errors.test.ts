@@ -1,5 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { describeFailure, FAILURE_REASONS } from "@/lib/oauth/failure-reasons";
+import ar from "@/messages/ar.json";
+import en from "@/messages/en.json";
+import fr from "@/messages/fr.json";
 import { errorFromTokenResponse, failureReasonFor, parseTokenSuccess } from "@/lib/oauth/token-response";
 import { PlatformError } from "@/lib/platform";
 
@@ -124,14 +127,22 @@ describe("parseTokenSuccess", () => {
 });
 
 describe("describeFailure", () => {
-  it("has a title and an explanation for every reason, and a generic text for anything else", () => {
-    for (const reason of Object.keys(FAILURE_REASONS)) {
+  it("names a title and an explanation in every locale for every reason, and the generic text for anything else", () => {
+    for (const reason of FAILURE_REASONS) {
       const text = describeFailure(reason);
       expect(text.reason).toBe(reason);
-      expect(text.title.length).toBeGreaterThan(5);
+      for (const messages of [en, fr, ar]) {
+        expect(lookup(messages, text.titleKey).length).toBeGreaterThan(5);
+        expect(lookup(messages, text.detailKey).length).toBeGreaterThan(5);
+      }
     }
-    expect(describeFailure("<script>alert(1)</script>")).toMatchObject({ reason: null, title: "The install did not complete" });
+    expect(describeFailure("<script>alert(1)</script>")).toMatchObject({ reason: null, titleKey: "InstallFailed.reason.unknown.title" });
     expect(describeFailure("toString").reason).toBeNull();
     expect(describeFailure(undefined).reason).toBeNull();
   });
 });
+
+function lookup(messages: unknown, key: string): string {
+  const value = key.split(".").reduce<unknown>((node, part) => (node as Record<string, unknown> | undefined)?.[part], messages);
+  return typeof value === "string" ? value : "";
+}

@@ -1,6 +1,5 @@
 import { describe, expect, it } from "vitest";
 import { emulatorDashboardUrl } from "@/lib/ui/emulator-link";
-import { formatMoney } from "@/lib/ui/format";
 import { ordersHref, parseOrderFilters } from "@/lib/ui/order-filters";
 
 describe("parseOrderFilters", () => {
@@ -28,13 +27,5 @@ describe("emulatorDashboardUrl", () => {
     expect(emulatorDashboardUrl("development", "http://localhost:4000")).toBe("http://localhost:4000/dashboard");
     expect(emulatorDashboardUrl("production", "http://127.0.0.1:4100/")).toBe("http://127.0.0.1:4100/dashboard");
     expect(emulatorDashboardUrl("production", "https://auth.platform.example")).toBeNull();
-  });
-});
-
-describe("formatMoney", () => {
-  it("formats the database's decimal strings and shows a dash for nothing", () => {
-    expect(formatMoney("1234.5")).toBe("1,234.50 DZD");
-    expect(formatMoney(null)).toBe("—");
-    expect(formatMoney("abc")).toBe("—");
   });
 });

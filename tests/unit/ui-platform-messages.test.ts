@@ -1,6 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { PlatformError, type PlatformErrorInit } from "@/lib/platform";
-import { describePlatformError, waitPhrase } from "@/lib/ui/platform-messages";
+import { describePlatformError as describeIn, waitPhrase as waitIn } from "@/lib/ui/platform-messages";
+import { translator } from "../helpers/i18n";
+
+const t = translator("en");
+const describePlatformError = (error: PlatformError) => describeIn(error, t);
+const waitPhrase = (seconds: number | null) => waitIn(seconds, t);
 
 function apiError(init: Partial<PlatformErrorInit> & { status: number | null; code: string }): PlatformError {
   return new PlatformError({ kind: "api", message: "platform said no", ...init });
@@ -93,5 +98,16 @@ describe("waitPhrase", () => {
     expect(waitPhrase(1)).toBe("Wait 1 second, then try again.");
     expect(waitPhrase(null)).toBe("Wait a moment, then try again.");
     expect(waitPhrase(600)).toBe("Wait about 10 minutes, then try again.");
+  });
+});
+
+describe("in French and Arabic", () => {
+  it("says the same things with the locale's plural and Latin digits", () => {
+    const error = apiError({ status: 429, code: "rate_limited", retryAfter: 17 });
+    expect(describeIn(error, translator("fr")).message).toContain("17 secondes");
+    const arabic = describeIn(error, translator("ar")).message;
+    expect(arabic).toContain("17");
+    expect(arabic).not.toMatch(/[\u0660-\u0669]/);
+    expect(describeIn(apiError({ status: 401, code: "unauthorized" }), translator("fr")).message).toMatch(/Réinstallez/);
   });
 });

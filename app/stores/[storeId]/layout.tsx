@@ -1,9 +1,24 @@
 import Link from "next/link";
+import { ClientMessages } from "@/components/i18n/client-messages";
 import { InstallBanner } from "@/components/install-banner";
+import { LocaleSwitcher } from "@/components/locale-switcher";
 import { StoreNav } from "@/components/store-nav";
 import { StoreSwitcher } from "@/components/store-switcher";
+import { clientMessages, getUi } from "@/i18n/server";
 import { currentSession } from "@/lib/session";
 import { requireStore } from "@/lib/tenancy";
+
+/** Messages the shell's client parts (section nav, live updates, error boundary) read in the browser. */
+const SHELL_CLIENT_KEYS = [
+  "Shell.sections",
+  "Shell.orders",
+  "Shell.categories",
+  "Shell.liveUpdates",
+  "Errors.pageTitle",
+  "Errors.pageMessage",
+  "Errors.tryAgain",
+  "Errors.reference",
+] as const;
 
 export default async function StoreLayout({
   children,
@@ -13,40 +28,50 @@ export default async function StoreLayout({
   params: Promise<{ storeId: string }>;
 }) {
   const { storeId } = await params;
-  const [access, session] = await Promise.all([requireStore(storeId), currentSession()]);
+  const [access, session, { t }, messages] = await Promise.all([
+    requireStore(storeId),
+    currentSession(),
+    getUi(),
+    clientMessages(SHELL_CLIENT_KEYS),
+  ]);
   const installs = session?.installs ?? [];
   const stores = installs.map((install) => ({ storeId: install.storeId, storeName: install.storeName, state: install.state }));
   const current = { storeId: access.storeId, storeName: access.install.storeName, state: access.install.state };
 
   return (
-    <div className="min-h-screen">
-      <a
-        href="#main"
-        className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:z-50 focus:rounded focus:bg-white focus:px-3 focus:py-2 focus:shadow"
-      >
-        Skip to content
-      </a>
-      <header className="border-b border-slate-200 bg-white">
-        <div className="mx-auto flex max-w-6xl flex-wrap items-center gap-x-4 gap-y-2 px-4 py-3">
-          <Link href="/stores" className="text-sm font-semibold text-slate-900">
-            Store App
-          </Link>
-          <StoreSwitcher current={current} stores={stores} section="orders" />
-          <StoreNav storeId={access.storeId} />
-          <form action="/signout" method="post" className="ml-auto">
-            <button
-              type="submit"
-              className="rounded-md px-3 py-1.5 text-sm text-slate-700 hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-slate-900"
-            >
-              Sign out
-            </button>
-          </form>
-        </div>
-      </header>
-      <main id="main" className="mx-auto max-w-6xl space-y-4 px-4 py-6">
-        <InstallBanner state={access.install.state} storeName={access.install.storeName} />
-        {children}
-      </main>
-    </div>
+    <ClientMessages messages={messages}>
+      <div className="min-h-screen">
+        <a
+          href="#main"
+          className="sr-only focus:not-sr-only focus:absolute focus:start-2 focus:top-2 focus:z-50 focus:rounded focus:bg-white focus:px-3 focus:py-2 focus:shadow"
+        >
+          {t("Shell.skipToContent")}
+        </a>
+        <header className="border-b border-slate-200 bg-white">
+          <div className="mx-auto flex max-w-6xl flex-wrap items-center gap-x-4 gap-y-2 px-4 py-3">
+            <Link href="/stores" className="text-sm font-semibold text-slate-900">
+              {t("Shell.appName")}
+            </Link>
+            <StoreSwitcher current={current} stores={stores} section="orders" />
+            <StoreNav storeId={access.storeId} />
+            <div className="ms-auto flex flex-wrap items-center gap-2">
+              <LocaleSwitcher />
+              <form action="/signout" method="post">
+                <button
+                  type="submit"
+                  className="rounded-md px-3 py-1.5 text-sm text-slate-700 hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-slate-900"
+                >
+                  {t("Shell.signOut")}
+                </button>
+              </form>
+            </div>
+          </div>
+        </header>
+        <main id="main" className="mx-auto max-w-6xl space-y-4 px-4 py-6">
+          <InstallBanner state={access.install.state} storeName={access.install.storeName} t={t} />
+          {children}
+        </main>
+      </div>
+    </ClientMessages>
   );
 }

@@ -1,13 +1,15 @@
 import Link from "next/link";
+import { getUi } from "@/i18n/server";
 
-/** An order or category that is not in this store (or never existed): the same answer, so ids cannot be probed. */
-export default function NotFound() {
+/** A category or page that is not in this store (or never existed): the same answer, so ids cannot be probed. */
+export default async function NotFound() {
+  const { t } = await getUi();
   return (
     <section className="rounded-lg border border-slate-200 bg-white p-6 text-center shadow-sm">
-      <h1 className="text-lg font-semibold">Not found</h1>
-      <p className="mt-2 text-slate-600">There is nothing at this address in this store. It may have been deleted.</p>
+      <h1 className="text-lg font-semibold">{t("NotFound.storeTitle")}</h1>
+      <p className="mt-2 text-slate-600">{t("NotFound.storeBody")}</p>
       <Link href="/stores" className="mt-4 inline-block text-sm font-medium underline underline-offset-2">
-        Back to your stores
+        {t("NotFound.backToStores")}
       </Link>
     </section>
   );

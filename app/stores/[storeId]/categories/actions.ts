@@ -1,12 +1,15 @@
 "use server";
 
 import { revalidatePath } from "next/cache";
+import { getTranslations } from "next-intl/server";
 import { z } from "zod";
 import { type ActionState, formValues, validatedAction } from "@/lib/actions/validated-action";
 import { log } from "@/lib/log";
 import { type CategoryPatch, interactivePlatform, isPlatformError, newIdempotencyKey } from "@/lib/platform";
 import { requireStore } from "@/lib/tenancy";
+import { CATEGORY_NAME_MAX_LENGTH } from "@/lib/ui/category-rules";
 import { describePlatformError } from "@/lib/ui/platform-messages";
+import type { Translate } from "@/i18n/translate";
 
 /**
  * Category writes. Each form carries an idempotency key rendered by the server with the page, so a form sent
@@ -19,16 +22,16 @@ import { describePlatformError } from "@/lib/ui/platform-messages";
 const storeIdField = z.string();
 const idempotencyKeyField = z
   .string()
-  .regex(/^[A-Za-z0-9_\-:.]{1,64}$/, "This form is out of date: reload the page and try again.");
-// Length is the platform's call (its maximum is not documented); the cap only keeps absurd input off the wire.
-const nameField = z.string().trim().min(1, "Enter a name.").max(200_000, "This name is far too long.");
-const statusField = z.enum(["active", "inactive"], { error: "Choose active or inactive." });
+  .regex(/^[A-Za-z0-9_\-:.]{1,64}$/, "Validation.formOutOfDate");
+// Messages are catalogue keys: validatedAction translates them into the merchant's language.
+const nameField = z.string().trim().min(1, "Validation.nameRequired").max(CATEGORY_NAME_MAX_LENGTH, "Validation.nameTooLong");
+const statusField = z.enum(["active", "inactive"], { error: "Validation.statusInvalid" });
 /** "" and 0 mean top level. */
 const parentField = z.preprocess(
   (value) => (value === "" || value === undefined || value === null ? 0 : value),
-  z.coerce.number({ error: "Choose a parent category." }).int("Choose a parent category.").min(0, "Choose a parent category."),
+  z.coerce.number({ error: "Validation.parentInvalid" }).int("Validation.parentInvalid").min(0, "Validation.parentInvalid"),
 );
-const categoryIdField = z.coerce.number().int().positive("This category no longer exists: reload the page.");
+const categoryIdField = z.coerce.number().int().positive("Validation.categoryGone");
 
 const inFlight = new Map<string, Promise<ActionState>>();
 
@@ -45,7 +48,7 @@ async function writeToPlatform(
   storeIdParam: string,
   idempotencyKey: string,
   values: Record<string, string>,
-  write: (storeId: number) => Promise<string>,
+  write: (storeId: number, t: Translate) => Promise<string>,
 ): Promise<ActionState> {
   const { storeId } = await requireStore(storeIdParam);
   // The body is part of the key: only true copies are joined; a different body with a reused key is the platform's to refuse.
@@ -53,13 +56,14 @@ async function writeToPlatform(
   const running = inFlight.get(flightKey);
   if (running) return running;
   const attempt = (async (): Promise<ActionState> => {
+    const t = (await getTranslations()) as Translate;
     try {
-      const message = await write(storeId);
+      const message = await write(storeId, t);
       revalidatePath(categoriesPath(storeId));
       return { ok: true, message, idempotencyKey: newIdempotencyKey("ui") };
     } catch (error) {
       if (!isPlatformError(error)) throw error;
-      const described = describePlatformError(error, "category");
+      const described = describePlatformError(error, t);
       log.warn("category write refused", { storeId, status: error.status, code: error.code, requestId: error.requestId });
       // Not revalidated on a 404: the row would vanish with the message that explains why.
       return {
@@ -91,13 +95,13 @@ export const createCategory = validatedAction(
     parentId: parentField,
   }),
   async (input, formData) =>
-    writeToPlatform(input.storeId, input.idempotencyKey, formValues(formData), async (storeId) => {
+    writeToPlatform(input.storeId, input.idempotencyKey, formValues(formData), async (storeId, t) => {
       const platform = interactivePlatform(storeId);
       const created = await platform.categories.create(
         { name: input.name, status: input.status, parentId: input.parentId === 0 ? null : input.parentId },
         { idempotencyKey: input.idempotencyKey },
       );
-      return `Created “${created.name}”.`;
+      return t("Categories.created", { name: created.name });
     }),
 );
 
@@ -120,12 +124,13 @@ export const updateCategory = validatedAction(
     if (input.status !== input.originalStatus) patch.status = input.status;
     if (input.parentId !== input.originalParentId) patch.parentId = input.parentId === 0 ? null : input.parentId;
     if (Object.keys(patch).length === 0) {
-      return { ok: true, message: "Nothing to save: no field was changed.", idempotencyKey: input.idempotencyKey };
+      const t = await getTranslations();
+      return { ok: true, message: t("Categories.unchanged"), idempotencyKey: input.idempotencyKey };
     }
-    return writeToPlatform(input.storeId, input.idempotencyKey, formValues(formData), async (storeId) => {
+    return writeToPlatform(input.storeId, input.idempotencyKey, formValues(formData), async (storeId, t) => {
       const platform = interactivePlatform(storeId);
       const updated = await platform.categories.update(input.categoryId, patch, { idempotencyKey: input.idempotencyKey });
-      return `Saved “${updated.name}”.`;
+      return t("Categories.saved", { name: updated.name });
     });
   },
 );
@@ -138,10 +143,10 @@ export const deleteCategory = validatedAction(
     name: z.string().default(""),
   }),
   async (input, formData) =>
-    writeToPlatform(input.storeId, input.idempotencyKey, formValues(formData), async (storeId) => {
+    writeToPlatform(input.storeId, input.idempotencyKey, formValues(formData), async (storeId, t) => {
       const platform = interactivePlatform(storeId);
       await platform.categories.delete(input.categoryId, { idempotencyKey: input.idempotencyKey });
-      return input.name ? `Deleted “${input.name}”.` : "Deleted.";
+      return input.name ? t("Categories.deleted", { name: input.name }) : t("Categories.deletedUnnamed");
     }),
 );
 
@@ -152,9 +157,9 @@ export const reorderCategories = validatedAction(
     /** Category ids of one level (the top level, or one parent's subcategories) in their new order. */
     ids: z
       .string()
-      .regex(/^[1-9][0-9]*(,[1-9][0-9]*)*$/, "Nothing to reorder.")
+      .regex(/^[1-9][0-9]*(,[1-9][0-9]*)*$/, "Validation.nothingToReorder")
       .transform((value) => value.split(",").map(Number))
-      .refine((ids) => new Set(ids).size === ids.length, "A category appears twice in the new order."),
+      .refine((ids) => new Set(ids).size === ids.length, "Validation.duplicateInOrder"),
   }),
   async (input, formData) =>
     writeToPlatform(input.storeId, input.idempotencyKey, formValues(formData), async (storeId) => {
@@ -163,6 +168,7 @@ export const reorderCategories = validatedAction(
         input.ids.map((id) => ({ id })),
         { idempotencyKey: input.idempotencyKey },
       );
-      return "New order saved.";
+      // The list that sent this names the category it moved, and says so itself (it knows which one).
+      return "";
     }),
 );

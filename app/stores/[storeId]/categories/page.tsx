@@ -1,13 +1,20 @@
 import type { Metadata } from "next";
 import { CategoryTree, type CategoryFormKeys } from "@/components/categories/category-tree";
+import { CATEGORY_CLIENT_KEYS } from "@/components/categories/client-keys";
 import { CreateCategoryForm } from "@/components/categories/create-category-form";
 import { ErrorPanel } from "@/components/error-panel";
+import { ClientMessages } from "@/components/i18n/client-messages";
+import { clientMessages, getUi } from "@/i18n/server";
 import { log } from "@/lib/log";
 import { type CategoryWithChildren, interactivePlatform, isPlatformError, newIdempotencyKey } from "@/lib/platform";
 import { requireStore } from "@/lib/tenancy";
+import { isConnected } from "@/lib/installs/state";
 import { describePlatformError } from "@/lib/ui/platform-messages";
 
-export const metadata: Metadata = { title: "Categories" };
+export async function generateMetadata(): Promise<Metadata> {
+  const { t } = await getUi();
+  return { title: t("Meta.categories") };
+}
 
 function formKeys(tree: CategoryWithChildren[]): CategoryFormKeys {
   const keys: CategoryFormKeys = { edit: {}, remove: {}, reorder: { 0: newIdempotencyKey("ui") } };
@@ -24,7 +31,29 @@ function formKeys(tree: CategoryWithChildren[]): CategoryFormKeys {
 export default async function CategoriesPage({ params }: { params: Promise<{ storeId: string }> }) {
   const { storeId: storeIdParam } = await params;
   const { storeId, install } = await requireStore(storeIdParam);
+  const { t } = await getUi();
   const path = `/stores/${storeId}/categories`;
+  const heading = (
+    <h1 className="min-w-0 break-words text-2xl font-semibold tracking-tight">
+      {t("Categories.title")} <span className="sr-only">{t("Shell.of")}</span>{" "}
+      <span dir="auto" className="text-base font-normal text-slate-600">
+        {install.storeName}
+      </span>
+    </h1>
+  );
+
+  // Categories live on the platform: a store the app no longer reaches has none to show, and nothing to try again.
+  // The layout's banner carries the one Reinstall.
+  if (!isConnected(install.state)) {
+    return (
+      <div className="space-y-4">
+        {heading}
+        <p className="rounded-lg border border-dashed border-slate-300 bg-white p-6 text-sm text-slate-700" data-read-only>
+          {t("Categories.readOnly")}
+        </p>
+      </div>
+    );
+  }
 
   let tree: CategoryWithChildren[];
   try {
@@ -32,44 +61,47 @@ export default async function CategoriesPage({ params }: { params: Promise<{ sto
   } catch (error) {
     if (!isPlatformError(error)) throw error;
     log.warn("categories page could not load the tree", { storeId, status: error.status, code: error.code, requestId: error.requestId });
-    const described = describePlatformError(error, "category");
+    const described = describePlatformError(error, t);
     return (
       <div className="space-y-4">
-        <h1 className="text-2xl font-semibold tracking-tight">Categories</h1>
+        {heading}
         <ErrorPanel
-          title="The categories could not be loaded"
+          title={t("Categories.loadFailed")}
           message={described.message}
-          retryHref={path}
+          // Trying again helps only when the platform said so (a limit, an outage); a refusal stays a refusal.
+          retryHref={described.retryable ? path : undefined}
           reinstall={described.reinstall}
-          requestId={error.requestId}
+          labels={{
+            tryAgain: t("Errors.tryAgain"),
+            reinstall: t("Errors.reinstall"),
+            requestId: error.requestId ? t("Errors.requestId", { id: error.requestId }) : undefined,
+          }}
         />
       </div>
     );
   }
 
   const parents = tree.map((category) => ({ id: category.id, name: category.name }));
+  const products: Record<number, string> = {};
+  for (const category of tree) {
+    for (const item of [category, ...category.children]) products[item.id] = t("Categories.products", { count: item.productCount });
+  }
   return (
-    <div className="space-y-4">
-      <div>
-        <h1 className="text-2xl font-semibold tracking-tight">
-          Categories <span className="sr-only">of</span>{" "}
-          <span dir="auto" className="text-base font-normal text-slate-500">
-            {install.storeName}
-          </span>
-        </h1>
-        <p className="mt-1 text-sm text-slate-600">
-          Live from the platform. Drag a category by its handle, or use its arrows, to change the order; changes are saved at
-          once.
-        </p>
+    <ClientMessages messages={await clientMessages(CATEGORY_CLIENT_KEYS)}>
+      <div className="space-y-4">
+        <div>
+          {heading}
+          <p className="mt-1 text-sm text-slate-600">{t("Categories.intro")}</p>
+        </div>
+        <CreateCategoryForm storeId={storeId} idempotencyKey={newIdempotencyKey("ui")} parents={parents} />
+        {tree.length === 0 ? (
+          <p className="rounded-lg border border-dashed border-slate-300 bg-white p-8 text-center text-sm text-slate-600">
+            {t("Categories.empty")}
+          </p>
+        ) : (
+          <CategoryTree storeId={storeId} tree={tree} keys={formKeys(tree)} products={products} />
+        )}
       </div>
-      <CreateCategoryForm storeId={storeId} idempotencyKey={newIdempotencyKey("ui")} parents={parents} />
-      {tree.length === 0 ? (
-        <p className="rounded-lg border border-dashed border-slate-300 bg-white p-8 text-center text-sm text-slate-600">
-          This store has no categories yet. Create the first one above.
-        </p>
-      ) : (
-        <CategoryTree storeId={storeId} tree={tree} keys={formKeys(tree)} />
-      )}
-    </div>
+    </ClientMessages>
   );
 }

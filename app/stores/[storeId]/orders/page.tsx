@@ -6,12 +6,26 @@ import { OrdersFilters } from "@/components/orders/orders-filters";
 import { OrdersTable } from "@/components/orders/orders-table";
 import { getDb } from "@/db/index";
 import { listOrdersPage } from "@/db/queries/order-views";
+import { getUi } from "@/i18n/server";
 import { env } from "@/lib/env";
 import { requireStore } from "@/lib/tenancy";
 import { emulatorDashboardUrl } from "@/lib/ui/emulator-link";
+import { isConnected } from "@/lib/installs/state";
 import { ordersHref, parseOrderFilters } from "@/lib/ui/order-filters";
 
-export const metadata: Metadata = { title: "Orders" };
+export async function generateMetadata(): Promise<Metadata> {
+  const { t } = await getUi();
+  return { title: t("Meta.orders") };
+}
+
+/** An arrow that points along the reading direction: mirrored in right-to-left pages. */
+function Arrow({ back }: { back?: boolean }) {
+  return (
+    <span aria-hidden="true" className="inline-block rtl:-scale-x-100">
+      {back ? "←" : "→"}
+    </span>
+  );
+}
 
 export default async function OrdersPage({
   params,
@@ -22,36 +36,41 @@ export default async function OrdersPage({
 }) {
   const { storeId: storeIdParam } = await params;
   const { storeId, install } = await requireStore(storeIdParam);
-  const filters = parseOrderFilters(await searchParams);
+  const [filters, { t, rich, format }] = await Promise.all([searchParams.then(parseOrderFilters), getUi()]);
   const page = await listOrdersPage(await getDb(), storeId, filters);
   const baseHref = ordersHref(storeId, {});
   const filtered = Boolean(filters.status || filters.phone);
+  // A store the app no longer reaches gets no new orders: no "Updates automatically" that would never update.
+  const connected = isConnected(install.state);
 
   return (
     <div className="space-y-4">
       <div className="flex flex-wrap items-baseline justify-between gap-2">
-        <h1 className="text-2xl font-semibold tracking-tight">
-          Orders <span className="sr-only">of</span>{" "}
-          <span dir="auto" className="text-base font-normal text-slate-500">
+        <h1 className="min-w-0 break-words text-2xl font-semibold tracking-tight">
+          {t("Orders.title")} <span className="sr-only">{t("Shell.of")}</span>{" "}
+          <span dir="auto" className="text-base font-normal text-slate-600">
             {install.storeName}
           </span>
         </h1>
-        <LiveRefresh />
+        {connected ? <LiveRefresh /> : null}
       </div>
-      <OrdersFilters action={baseHref} status={filters.status} phone={filters.phone} />
+      <OrdersFilters action={baseHref} status={filters.status} phone={filters.phone} t={t} />
       {page.rows.length === 0 && !filters.cursor ? (
         <OrdersEmpty
           filtered={filtered}
+          connected={connected}
           clearHref={baseHref}
           dashboardUrl={emulatorDashboardUrl(env.NODE_ENV, env.SVC_AUTH_URL)}
+          t={t}
+          rich={rich}
         />
       ) : (
         <>
-          <OrdersTable storeId={storeId} rows={page.rows} />
-          <nav aria-label="Pages" className="flex items-center justify-between gap-3 text-sm">
+          <OrdersTable storeId={storeId} rows={page.rows} t={t} format={format} />
+          <nav aria-label={t("Orders.pages")} className="flex flex-wrap items-center justify-between gap-3 text-sm">
             {filters.cursor ? (
               <Link href={ordersHref(storeId, { ...filters, cursor: null })} className="font-medium underline underline-offset-2">
-                ← Newest orders
+                <Arrow back /> {t("Orders.newest")}
               </Link>
             ) : (
               <span />
@@ -62,10 +81,10 @@ export default async function OrdersPage({
                 rel="next"
                 className="rounded-md border border-slate-300 bg-white px-3 py-1.5 font-medium hover:bg-slate-50 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-slate-900"
               >
-                Older orders →
+                {t("Orders.older")} <Arrow />
               </Link>
             ) : (
-              <span className="text-slate-500">{filters.cursor ? "End of the list" : ""}</span>
+              <span className="text-slate-600">{filters.cursor ? t("Orders.end") : ""}</span>
             )}
           </nav>
         </>

@@ -7,10 +7,16 @@ import { OrderStatusHistory } from "@/components/orders/order-status-history";
 import { StatusBadge } from "@/components/status-badge";
 import { getDb } from "@/db/index";
 import { getOrderDetail } from "@/db/queries/order-views";
+import { getUi } from "@/i18n/server";
 import { requireStore } from "@/lib/tenancy";
-import { formatDateTime, formatMoney, humanize, orDash } from "@/lib/ui/format";
+import { orDash } from "@/lib/ui/format";
+import { isConnected } from "@/lib/installs/state";
+import { deliveryLabel, paymentLabel } from "@/lib/ui/order-labels";
 
-export const metadata: Metadata = { title: "Order" };
+export async function generateMetadata(): Promise<Metadata> {
+  const { t } = await getUi();
+  return { title: t("Meta.orders") };
+}
 
 /** Order ids are bigints on the platform; anything else in the URL is simply not an order. */
 function parseOrderId(value: string): number | null {
@@ -21,19 +27,18 @@ function parseOrderId(value: string): number | null {
 
 function Field({ label, children, auto }: { label: string; children: React.ReactNode; auto?: boolean }) {
   return (
-    <div className="flex justify-between gap-4 py-1.5 sm:block">
-      <dt className="text-sm text-slate-500">{label}</dt>
-      <dd className="text-right text-sm font-medium sm:text-left" dir={auto ? "auto" : undefined}>
+    <div className="flex min-w-0 justify-between gap-4 py-1.5 sm:block">
+      <dt className="shrink-0 text-sm text-slate-600">{label}</dt>
+      <dd className="min-w-0 break-words text-end text-sm font-medium sm:text-start" dir={auto ? "auto" : undefined}>
         {children}
       </dd>
     </div>
   );
 }
 
-function Card({ title, children }: { title: string; children: React.ReactNode }) {
-  const id = `card-${title.toLowerCase().replace(/[^a-z0-9]+/g, "-")}`;
+function Card({ id, title, children }: { id: string; title: string; children: React.ReactNode }) {
   return (
-    <section aria-labelledby={id} className="rounded-lg border border-slate-200 bg-white p-4 shadow-sm">
+    <section aria-labelledby={id} className="min-w-0 rounded-lg border border-slate-200 bg-white p-4 shadow-sm">
       <h2 id={id} className="mb-2 text-base font-semibold">
         {title}
       </h2>
@@ -44,98 +49,106 @@ function Card({ title, children }: { title: string; children: React.ReactNode })
 
 export default async function OrderPage({ params }: { params: Promise<{ storeId: string; orderId: string }> }) {
   const { storeId: storeIdParam, orderId: orderIdParam } = await params;
-  const { storeId } = await requireStore(storeIdParam);
+  const { storeId, install } = await requireStore(storeIdParam);
   const orderId = parseOrderId(orderIdParam);
   if (orderId === null) notFound();
-  const detail = await getOrderDetail(await getDb(), storeId, orderId);
+  const [detail, { t, format }] = await Promise.all([getOrderDetail(await getDb(), storeId, orderId), getUi()]);
   if (!detail) notFound();
   const { order, items, history } = detail;
 
   return (
     <div className="space-y-4">
       <Link href={`/stores/${storeId}/orders`} className="text-sm font-medium text-slate-700 underline underline-offset-2">
-        ← All orders
+        <span aria-hidden="true" className="inline-block rtl:-scale-x-100">
+          ←
+        </span>{" "}
+        {t("Order.back")}
       </Link>
       <div className="flex flex-wrap items-center justify-between gap-3">
-        <div>
-          <h1 className="text-2xl font-semibold tracking-tight">{order.orderNumber}</h1>
+        <div className="min-w-0">
+          <h1 className="break-words text-2xl font-semibold tracking-tight">{order.orderNumber}</h1>
           <p className="text-sm text-slate-600">
-            Placed <time dateTime={order.createdAt.toISOString()}>{formatDateTime(order.createdAt)}</time>
+            {t("Order.placed")} <time dateTime={order.createdAt.toISOString()}>{format.dateTimeWithZone(order.createdAt)}</time>
           </p>
         </div>
         <div className="flex flex-col items-end gap-1">
-          <StatusBadge status={order.status} />
-          <LiveRefresh />
+          <StatusBadge status={order.status} t={t} />
+          {isConnected(install.state) ? <LiveRefresh /> : null}
         </div>
       </div>
 
-      <div className="grid gap-4 lg:grid-cols-3">
-        <div className="space-y-4 lg:col-span-2">
-          <Card title="Items">
-            <OrderItemsTable items={items} />
+      {/* min-w-0 on the columns: a grid item otherwise grows to its widest content and the page scrolls sideways. */}
+      <div className="grid grid-cols-1 gap-4 lg:grid-cols-3">
+        <div className="min-w-0 space-y-4 lg:col-span-2">
+          <Card id="card-items" title={t("Order.items")}>
+            <OrderItemsTable items={items} t={t} format={format} />
           </Card>
-          <Card title="Totals">
+          <Card id="card-totals" title={t("Order.totals")}>
             <dl className="divide-y divide-slate-100 sm:grid sm:grid-cols-3 sm:gap-3 sm:divide-y-0">
-              <Field label="Subtotal">{formatMoney(order.subtotal)}</Field>
-              <Field label="Shipping">{formatMoney(order.shippingCost)}</Field>
-              <Field label="Discount">{formatMoney(order.discount)}</Field>
-              <Field label="Promo code" auto>
+              <Field label={t("Order.subtotal")}>{format.money(order.subtotal)}</Field>
+              <Field label={t("Order.shipping")}>{format.money(order.shippingCost)}</Field>
+              <Field label={t("Order.discount")}>{format.money(order.discount)}</Field>
+              <Field label={t("Order.promoCode")} auto>
                 {orDash(order.promoCode)}
               </Field>
-              <Field label="Payment">
-                {humanize(order.paymentMethod)} · {humanize(order.paymentStatus)}
+              <Field label={t("Order.payment")}>
+                {t("Order.paymentSummary", { method: paymentLabel(order.paymentMethod, t), status: paymentLabel(order.paymentStatus, t) })}
               </Field>
-              <Field label="Total">
-                <span className="text-base">{formatMoney(order.total)}</span>
+              <Field label={t("Order.total")}>
+                <span className="text-base">{format.money(order.total)}</span>
               </Field>
             </dl>
           </Card>
-          <Card title="Status history">
-            <OrderStatusHistory history={history} currentStatus={order.status} />
+          <Card id="card-history" title={t("Order.history")}>
+            <OrderStatusHistory history={history} currentStatus={order.status} t={t} format={format} />
           </Card>
         </div>
-        <div className="space-y-4">
-          <Card title="Customer">
+        <div className="min-w-0 space-y-4">
+          <Card id="card-customer" title={t("Order.customer")}>
             <dl className="divide-y divide-slate-100 sm:divide-y-0">
-              <Field label="Name" auto>
+              <Field label={t("Order.name")} auto>
                 {orDash(order.customerName)}
               </Field>
-              <Field label="Phone">
-                <span dir="ltr">{orDash(order.customerPhone)}</span>
+              <Field label={t("Order.phone")}>
+                <bdi dir="ltr">{orDash(order.customerPhone)}</bdi>
               </Field>
-              <Field label="Email">{orDash(order.customerEmail)}</Field>
+              <Field label={t("Order.email")}>
+                <bdi dir="ltr" className="break-all">
+                  {orDash(order.customerEmail)}
+                </bdi>
+              </Field>
             </dl>
           </Card>
-          <Card title="Address">
+          <Card id="card-address" title={t("Order.address")}>
             <dl className="divide-y divide-slate-100 sm:divide-y-0">
-              <Field label="Wilaya" auto>
+              <Field label={t("Order.wilaya")} auto>
                 {order.wilayaId ? `${order.wilayaId} · ` : ""}
                 {orDash(order.wilayaName)}
               </Field>
-              <Field label="Commune" auto>
+              <Field label={t("Order.commune")} auto>
                 {orDash(order.commune)}
               </Field>
-              <Field label="Address" auto>
+              <Field label={t("Order.street")} auto>
                 {orDash(order.address)}
               </Field>
-              <Field label="Customer notes" auto>
+              <Field label={t("Order.notes")} auto>
                 {orDash(order.customerNotes)}
               </Field>
             </dl>
           </Card>
-          <Card title="Delivery">
+          <Card id="card-delivery" title={t("Order.delivery")}>
             <dl className="divide-y divide-slate-100 sm:divide-y-0">
-              <Field label="Delivery type">{humanize(order.deliveryType)}</Field>
+              <Field label={t("Order.deliveryType")}>{deliveryLabel(order.deliveryType, t)}</Field>
               {order.deskName ? (
-                <Field label="Desk" auto>
+                <Field label={t("Order.desk")} auto>
                   {order.deskName}
                 </Field>
               ) : null}
-              <Field label="Delivery company" auto>
+              <Field label={t("Order.deliveryCompany")} auto>
                 {orDash(order.deliveryCompany)}
               </Field>
-              <Field label="Tracking number">
-                <span dir="ltr">{orDash(order.trackingNumber)}</span>
+              <Field label={t("Order.trackingNumber")}>
+                <bdi dir="ltr">{orDash(order.trackingNumber)}</bdi>
               </Field>
             </dl>
           </Card>

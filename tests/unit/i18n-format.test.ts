@@ -1,0 +1,67 @@
+import { describe, expect, it } from "vitest";
+import { negotiateLocale, resolveLocale } from "@/i18n/negotiate";
+import { phoneVariants } from "@/lib/phone";
+import { formatsFor } from "@/lib/ui/format";
+
+// U+200E/U+200F (direction marks) that Intl puts around Arabic currency; they are invisible, so tests ignore them.
+const visible = (text: string) => text.replace(/[\u200e\u200f\u061c]/g, "");
+
+describe("money", () => {
+  it("is in dinars with each locale's grouping, decimal mark and sign", () => {
+    expect(formatsFor("en", "Africa/Algiers").money("1234.5")).toBe("DZD\u00a01,234.50");
+    expect(formatsFor("fr", "Africa/Algiers").money("-1234567.5")).toBe("-1\u202f234\u202f567,50\u00a0DA");
+    expect(visible(formatsFor("ar", "Africa/Algiers").money("1234567.5"))).toBe("1.234.567,50\u00a0د.ج.");
+  });
+
+  it("shows a dash for nothing or for something that is not an amount", () => {
+    const { money } = formatsFor("en", "Africa/Algiers");
+    expect(money(null)).toBe("—");
+    expect(money(" ")).toBe("—");
+    expect(money("abc")).toBe("—");
+  });
+
+  it("writes Arabic with the Western digits Algerian merchants read, never Arabic-Indic ones", () => {
+    const ar = formatsFor("ar", "Africa/Algiers");
+    const text = ar.money("9876543.21") + ar.dateTimeWithZone(new Date("2026-03-04T21:05:00Z")) + ar.number(1234);
+    expect(text).toMatch(/9.876.543,21/);
+    expect(text).not.toMatch(/[\u0660-\u0669\u06f0-\u06f9]/);
+  });
+});
+
+describe("dates", () => {
+  it("are in the stores' time zone, whatever the server's, with the zone named where asked", () => {
+    const lateEvening = new Date("2026-03-04T23:30:00Z"); // 00:30 on 5 March in Algiers (UTC+1)
+    expect(formatsFor("fr", "Africa/Algiers").dateTime(lateEvening)).toBe("5 mars 2026, 00:30");
+    expect(formatsFor("en", "Africa/Algiers").dateTimeWithZone(lateEvening)).toBe("Mar 5, 2026, 12:30 AM GMT+1");
+    expect(formatsFor("en", "UTC").dateTime(lateEvening)).toBe("Mar 4, 2026, 11:30 PM");
+    expect(formatsFor("fr", "Africa/Algiers").zoneName).toBe("UTC+1");
+  });
+});
+
+describe("locale negotiation", () => {
+  it("takes the merchant's cookie first, then the browser's best language we have, then the default", () => {
+    expect(resolveLocale({ cookie: "ar", acceptLanguage: "fr-FR,fr;q=0.9", fallback: "en" })).toBe("ar");
+    expect(resolveLocale({ cookie: "de", acceptLanguage: "fr-DZ,ar;q=0.8", fallback: "en" })).toBe("fr");
+    expect(resolveLocale({ cookie: undefined, acceptLanguage: "de-DE,de;q=0.9", fallback: "fr" })).toBe("fr");
+    expect(resolveLocale({ cookie: undefined, acceptLanguage: null, fallback: "ar" })).toBe("ar");
+  });
+
+  it("honours weights and refusals", () => {
+    expect(negotiateLocale("en;q=0.5, ar-DZ;q=0.9")).toBe("ar");
+    expect(negotiateLocale("fr;q=0, en")).toBe("en");
+    expect(negotiateLocale("de, *;q=0.1")).toBeNull();
+  });
+});
+
+describe("phone search", () => {
+  it("finds one Algerian line however it was typed", () => {
+    const expected = ["0510203040", "+213510203040", "00213510203040", "213510203040"];
+    expect(phoneVariants("0510203040")).toEqual(expected);
+    expect(phoneVariants("+213 510 20 30 40")).toEqual(expected);
+    expect(phoneVariants("00213-510-20-30-40")).toEqual(expected);
+  });
+
+  it("matches anything else as typed, without spaces", () => {
+    expect(phoneVariants("+33 6 12 34 56 78")).toEqual(["+33612345678"]);
+  });
+});
