@@ -38,7 +38,7 @@ test.beforeEach(async () => {
 test("installs on two of three stores and lists both, with secure cookies and no token anywhere", async ({ page, context }) => {
   await installThroughConsent(page, { storeIds: [101, 102] });
 
-  await expect(page.getByRole("status")).toContainText("Installed on 2 stores: Amina Couture, Amina Maison.");
+  await expect(page.getByRole("status")).toContainText("Installed on 2 stores: Amina Couture and Amina Maison.");
   for (const [name, id] of [["Amina Couture", 101], ["Amina Maison", 102]] as const) {
     const card = storeCard(page, name);
     await expect(card).toContainText(`Store #${id}`);

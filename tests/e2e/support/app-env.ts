@@ -12,6 +12,8 @@ export function e2eAppEnv(): Record<string, string> {
     SVC_CLIENT_ID: DEV_APP.clientId,
     SVC_CLIENT_SECRET: DEV_APP.clientSecret,
     SVC_WEBHOOK_SECRET: DEV_APP.webhookSecret,
+    // As .env.example recommends: only the scopes the pages use.
+    SVC_SCOPES: "orders:read products:read products:write analytics:read",
     SESSION_SECRET: "e2e-session-secret-at-least-32-characters-long",
     TOKEN_ENCRYPTION_KEY: Buffer.alloc(32, 42).toString("base64"),
     CRON_SECRET: "e2e-cron-secret-0123456789",
