@@ -1,5 +1,10 @@
 import { getUi } from "@/i18n/server";
 
+/**
+ * Only the categories page waits on the platform, so only it streams behind a skeleton. A loading boundary higher
+ * up would wrap the order page too, and a notFound() inside a boundary that has started streaming answers 200: an
+ * unknown order must answer 404.
+ */
 export default async function Loading() {
   const { t } = await getUi();
   return (
