@@ -38,7 +38,7 @@ export default async function StoresPage({ searchParams }: { searchParams: Promi
             {t("Stores.addStores")}
           </a>
           {/* Nothing to end without a session's stores: a signed-out visitor gets no Sign out. */}
-          {storeIds.length > 0 ? (
+          {installs.length > 0 ? (
             <form action="/signout" method="post">
               <button
                 type="submit"
