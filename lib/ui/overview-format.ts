@@ -1,4 +1,6 @@
-import { STORE_TIME_ZONE } from "@/lib/ui/format";
+import { env } from "@/lib/env";
+
+const STORE_TIME_ZONE = env.STORE_TIME_ZONE;
 
 /**
  * Number, money and date formatting for the overview, per locale. The store's money is Algerian dinars and its

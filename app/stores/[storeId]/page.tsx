@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import { ErrorPanel } from "@/components/error-panel";
+import { getUi } from "@/i18n/server";
 import { OverviewReport } from "@/components/overview/overview-report";
 import { PeriodPicker } from "@/components/overview/period-picker";
 import { interactivePlatform, isPlatformError, type AnalyticsReport } from "@/lib/platform";
@@ -33,7 +34,7 @@ export default async function StoreOverview({
   const { storeId: storeIdParam } = await params;
   const { storeId, install } = await requireStore(storeIdParam);
   const query = parseOverviewQuery(await searchParams);
-  const format = overviewFormat(LOCALE);
+  const [format, { t }] = [overviewFormat(LOCALE), await getUi()];
   const loaded: { report?: AnalyticsReport; refusal?: OverviewRefusal } = query.ok ? await loadReport(storeId, query.params) : {};
   const report = loaded.report;
   // The custom form starts from the period on screen, so widening or shifting it is one edit away.
@@ -57,7 +58,11 @@ export default async function StoreOverview({
           message={loaded.refusal.message}
           retryHref={loaded.refusal.retry && query.ok ? overviewHref(storeId, query.range, query) : undefined}
           reinstall={loaded.refusal.reinstall}
-          requestId={loaded.refusal.requestId}
+          labels={{
+            tryAgain: t("Errors.tryAgain"),
+            reinstall: t("Errors.reinstall"),
+            requestId: loaded.refusal.requestId ? t("Errors.requestId", { id: loaded.refusal.requestId }) : undefined,
+          }}
         />
       ) : null}
       {report ? (
