@@ -77,8 +77,10 @@ export async function startTempPostgres(): Promise<TempPostgres> {
   }
   const port = await freePort();
   await asServerUser("initdb", ["-D", dataDir, "-U", "postgres", "-A", "trust", "-E", "UTF8", "--locale=C", "--no-sync"]);
-  // Durability settings off: this server lives for one test file. The socket stays in the temp folder.
-  const serverOptions = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off`;
+  // The tests crash this server (an immediate stop), not the machine: fsync can be off, since the operating system
+  // keeps what was written. synchronous_commit must stay on: off, a commit is answered before its WAL is written, so
+  // the crash loses events the receiver rightly acknowledged, and the outage test would blame the receiver.
+  const serverOptions = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c full_page_writes=off`;
   const start = async () => {
     await asServerUser("pg_ctl", ["-D", dataDir, "-o", serverOptions, "-l", path.join(dir, "server.log"), "-w", "-t", "30", "start"]);
   };
