@@ -1,7 +1,5 @@
 import { env } from "@/lib/env";
 
-const STORE_TIME_ZONE = env.STORE_TIME_ZONE;
-
 /**
  * Number, money and date formatting for the overview, per locale. The store's money is Algerian dinars and its
  * days are Algerian days; the report's dates are calendar dates (`YYYY-MM-DD`), formatted as such (in UTC) so no
@@ -16,8 +14,8 @@ export function overviewFormat(locale: string) {
   const percent = new Intl.NumberFormat(locale, { style: "percent", maximumFractionDigits: 1 });
   const day = new Intl.DateTimeFormat(locale, { timeZone: "UTC", day: "numeric", month: "short", year: "numeric" });
   const shortDay = new Intl.DateTimeFormat(locale, { timeZone: "UTC", day: "numeric", month: "short" });
-  const time = new Intl.DateTimeFormat(locale, { timeZone: STORE_TIME_ZONE, dateStyle: "medium", timeStyle: "medium" });
-  const zone = new Intl.DateTimeFormat(locale, { timeZone: STORE_TIME_ZONE, timeZoneName: "short" });
+  const time = new Intl.DateTimeFormat(locale, { timeZone: env.STORE_TIME_ZONE, dateStyle: "medium", timeStyle: "medium" });
+  const zone = new Intl.DateTimeFormat(locale, { timeZone: env.STORE_TIME_ZONE, timeZoneName: "short" });
   const calendar = (value: string) => {
     const ms = Date.parse(`${value}T00:00:00Z`);
     return Number.isNaN(ms) ? null : ms;
@@ -38,7 +36,7 @@ export function overviewFormat(locale: string) {
     },
     /** An instant in the store's time zone, with the zone named so it cannot be misread. */
     instant: (value: Date) => {
-      const zoneName = zone.formatToParts(value).find((part) => part.type === "timeZoneName")?.value ?? STORE_TIME_ZONE;
+      const zoneName = zone.formatToParts(value).find((part) => part.type === "timeZoneName")?.value ?? env.STORE_TIME_ZONE;
       return `${time.format(value)} (${zoneName})`;
     },
   };
