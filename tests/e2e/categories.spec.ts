@@ -205,13 +205,11 @@ test("shows each refusal of the platform where it happened", async ({ page, cont
   await expect(form.locator("[data-field-error]")).toContainText("Keep the name to 100 characters or fewer.");
   await expect(nameInput).toHaveValue(longName);
 
-  // invalid_parent: a category with subcategories cannot go under another one.
+  // A category with subcategories cannot go under another one (the platform's invalid_parent): the form no longer
+  // offers it, and says why, instead of letting the merchant meet the refusal.
   let edit = await openEdit(page, "Robes");
-  await edit.getByLabel("Parent").selectOption({ label: "Abayas" });
-  await edit.getByRole("button", { name: "Save changes" }).click();
-  await expect(edit.locator("[data-field-error]")).toContainText("Choose a top-level category of this store as the parent");
-  await expect(edit.getByLabel("Parent")).toHaveAttribute("aria-invalid", "true");
-  await expect(edit.getByLabel("Parent").locator("option:checked")).toHaveText("Abayas");
+  await expect(edit.getByLabel("Parent")).toBeDisabled();
+  await expect(edit.getByText("It has subcategories, so it stays at the top level")).toBeVisible();
 
   // category_not_empty: Abayas holds products.
   const abayas = row(page, "Abayas");
