@@ -1,8 +1,7 @@
+import type { Translate } from "@/i18n/translate";
 import type { AnalyticsKpi, AnalyticsKpiName, AnalyticsReport, ReportPart } from "@/lib/platform";
 import type { OverviewFormat } from "@/lib/ui/overview-format";
-import { overviewText } from "@/lib/ui/overview-text";
 
-const text = overviewText.kpis;
 const MONEY: ReadonlySet<AnalyticsKpiName> = new Set(["revenue", "averageOrderValue", "profit"]);
 const ORDER: AnalyticsKpiName[] = ["orders", "revenue", "averageOrderValue", "profit", "visitors", "conversionRate"];
 
@@ -16,14 +15,20 @@ function formatValue(name: AnalyticsKpiName, value: number, format: OverviewForm
  * Up and down are vertical arrows, so they read the same in right-to-left; the colour repeats the arrow (every
  * figure here is better higher) and the words say it again for screen readers and for colour-blind eyes.
  */
-function Change({ name, kpi, format }: { name: AnalyticsKpiName; kpi: AnalyticsKpi; format: OverviewFormat }) {
-  if (kpi.change === null) return <p className="text-xs text-slate-600">{text.noComparison}</p>;
+function Change({ name, kpi, format, t }: { name: AnalyticsKpiName; kpi: AnalyticsKpi; format: OverviewFormat; t: Translate }) {
+  if (kpi.change === null) return <p className="text-xs text-slate-600">{t("Overview.kpis.noComparison")}</p>;
   const magnitude = format.percent(Math.abs(kpi.change));
   const direction = kpi.change > 0 ? "up" : kpi.change < 0 ? "down" : "flat";
-  const words = direction === "up" ? text.up(magnitude) : direction === "down" ? text.down(magnitude) : text.flat;
+  const words = direction === "up"
+      ? t("Overview.kpis.up", { change: magnitude })
+      : direction === "down"
+        ? t("Overview.kpis.down", { change: magnitude })
+        : t("Overview.kpis.flat");
   const arrow = direction === "up" ? "↑" : direction === "down" ? "↓" : "→";
   const tone = direction === "up" ? "text-emerald-800" : direction === "down" ? "text-rose-800" : "text-slate-700";
-  const previous = kpi.previous === null ? text.vsPreviousUnknown : text.vsPrevious(formatValue(name, kpi.previous, format));
+  const previous = kpi.previous === null
+      ? t("Overview.kpis.vsPreviousUnknown")
+      : t("Overview.kpis.vsPrevious", { previous: formatValue(name, kpi.previous, format) });
   return (
     <p className="text-xs text-slate-600" data-change={direction}>
       <span className={`font-semibold ${tone}`}>
@@ -35,26 +40,26 @@ function Change({ name, kpi, format }: { name: AnalyticsKpiName; kpi: AnalyticsK
   );
 }
 
-function Tile({ name, part, format }: { name: AnalyticsKpiName; part: ReportPart<AnalyticsKpi>; format: OverviewFormat }) {
+function Tile({ name, part, format, t }: { name: AnalyticsKpiName; part: ReportPart<AnalyticsKpi>; format: OverviewFormat; t: Translate }) {
   return (
     <div className="min-w-0 rounded-lg border border-slate-200 bg-white p-4 shadow-sm" data-kpi={name} data-state={part.state}>
-      <dt className="text-sm font-medium text-slate-600">{text.names[name]}</dt>
+      <dt className="text-sm font-medium text-slate-600">{t(`Overview.kpis.names.${name}`)}</dt>
       {part.state === "ok" ? (
         <>
           <dd className="mt-1 break-words text-2xl font-semibold tabular-nums text-slate-900" data-value>
             {formatValue(name, part.value.value, format)}
           </dd>
           <dd className="mt-1">
-            <Change name={name} kpi={part.value} format={format} />
+            <Change name={name} kpi={part.value} format={format} t={t} />
           </dd>
         </>
       ) : part.state === "removed" ? (
         <>
-          <dd className="mt-1 text-base font-semibold text-slate-800">{text.removed}</dd>
-          <dd className="mt-1 text-xs text-slate-600">{text.removedWhy}</dd>
+          <dd className="mt-1 text-base font-semibold text-slate-800">{t("Overview.kpis.removed")}</dd>
+          <dd className="mt-1 text-xs text-slate-600">{t("Overview.kpis.removedWhy")}</dd>
         </>
       ) : (
-        <dd className="mt-1 text-base font-semibold text-slate-700">{text.unavailable}</dd>
+        <dd className="mt-1 text-base font-semibold text-slate-700">{t("Overview.kpis.unavailable")}</dd>
       )}
     </div>
   );
@@ -64,16 +69,16 @@ function Tile({ name, part, format }: { name: AnalyticsKpiName; part: ReportPart
  * One tile per KPI. Revenue figures the platform withheld say so (never a zero); profit is shown only when the
  * platform reports it, since its absence alone tells nothing when revenue is present.
  */
-export function KpiTiles({ kpis, format }: { kpis: AnalyticsReport["kpis"]; format: OverviewFormat }) {
+export function KpiTiles({ kpis, format, t }: { kpis: AnalyticsReport["kpis"]; format: OverviewFormat; t: Translate }) {
   const shown = ORDER.filter((name) => (name === "profit" ? kpis[name].state === "ok" : kpis[name].state === "ok" || kpis[name].state === "removed"));
   return (
     <section aria-labelledby="kpis-heading">
       <h2 id="kpis-heading" className="sr-only">
-        {text.heading}
+        {t("Overview.kpis.heading")}
       </h2>
       <dl className="grid grid-cols-1 gap-3 min-[360px]:grid-cols-2 lg:grid-cols-5">
         {shown.map((name) => (
-          <Tile key={name} name={name} part={kpis[name]} format={format} />
+          <Tile key={name} name={name} part={kpis[name]} format={format} t={t} />
         ))}
       </dl>
     </section>

@@ -1,8 +1,7 @@
+import type { Translate } from "@/i18n/translate";
 import type { AnalyticsRange } from "@/lib/platform";
 import { overviewHref, type PeriodProblem } from "@/lib/ui/overview-query";
-import { overviewText } from "@/lib/ui/overview-text";
 
-const text = overviewText.period;
 const PRESETS: Exclude<AnalyticsRange, "custom">[] = ["today", "yesterday", "7d", "30d", "this_month", "last_month", "this_year"];
 const FOCUS = "focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-slate-900";
 
@@ -11,12 +10,14 @@ const FOCUS = "focus-visible:outline-2 focus-visible:outline-offset-2 focus-visi
  * dates are checked on the server before any platform call, and a refusal is shown next to the field it concerns.
  */
 export function PeriodPicker({
+  t,
   storeId,
   range,
   from,
   to,
   problem,
 }: {
+  t: Translate;
   storeId: number;
   range: string;
   from: string;
@@ -30,9 +31,9 @@ export function PeriodPicker({
   return (
     <section aria-labelledby="period-heading" className="space-y-3">
       <h2 id="period-heading" className="sr-only">
-        {text.legend}
+        {t("Overview.period.legend")}
       </h2>
-      <nav aria-label={text.presetsLabel}>
+      <nav aria-label={t("Overview.period.presetsLabel")}>
         <ul className="flex flex-wrap gap-1.5">
           {PRESETS.map((preset) => {
             const current = preset === range;
@@ -45,7 +46,7 @@ export function PeriodPicker({
                     current ? "border-slate-900 bg-slate-900 text-white" : "border-slate-300 bg-white text-slate-800 hover:bg-slate-100"
                   }`}
                 >
-                  {text.ranges[preset]}
+                  {t(`Overview.period.ranges.${preset}`)}
                 </a>
               </li>
             );
@@ -54,11 +55,11 @@ export function PeriodPicker({
       </nav>
       <form method="get" action={`/stores/${storeId}`} noValidate className="rounded-lg border border-slate-200 bg-white p-3">
         <fieldset>
-          <legend className={`text-sm font-medium ${range === "custom" ? "text-slate-900" : "text-slate-700"}`}>{text.customLegend}</legend>
+          <legend className={`text-sm font-medium ${range === "custom" ? "text-slate-900" : "text-slate-700"}`}>{t("Overview.period.customLegend")}</legend>
           <input type="hidden" name="range" value="custom" />
           <div className="mt-2 flex flex-wrap items-end gap-3">
             <label className="min-w-0 flex-1 basis-36 text-sm">
-              {text.from}
+              {t("Overview.period.from")}
               <input
                 type="date"
                 name="from"
@@ -70,7 +71,7 @@ export function PeriodPicker({
               />
             </label>
             <label className="min-w-0 flex-1 basis-36 text-sm">
-              {text.to}
+              {t("Overview.period.to")}
               <input
                 type="date"
                 name="to"
@@ -82,15 +83,15 @@ export function PeriodPicker({
               />
             </label>
             <button type="submit" className={`rounded-md bg-slate-900 px-4 py-1.5 text-sm font-medium text-white hover:bg-slate-700 ${FOCUS}`}>
-              {text.show}
+              {t("Overview.period.show")}
             </button>
           </div>
           <p id="period-hint" className="mt-1 text-xs text-slate-600">
-            {text.dateHint}
+            {t("Overview.period.dateHint")}
           </p>
           {problem ? (
             <p id="period-problem" role="alert" className="mt-2 text-sm font-medium text-rose-800">
-              {text.problems[problem]}
+              {t(`Overview.period.problems.${problem}`)}
             </p>
           ) : null}
         </fieldset>

@@ -1,4 +1,4 @@
-import { overviewText } from "@/lib/ui/overview-text";
+import type { Translate } from "@/i18n/translate";
 
 export type RankingColumn = { heading: string; numeric?: boolean };
 export type RankingRow = { key: string; name: string; nameIsStoreData: boolean; cells: string[] };
@@ -8,14 +8,26 @@ export type RankingRow = { key: string; name: string; nameIsStoreData: boolean; 
  * and wilaya names, in Arabic or French whatever the page's language) get `dir="auto"`, so each reads in its own
  * direction.
  */
-export function RankingTable({ id, title, columns, rows }: { id: string; title: string; columns: RankingColumn[]; rows: RankingRow[] }) {
+export function RankingTable({
+  id,
+  title,
+  columns,
+  rows,
+  t,
+}: {
+  id: string;
+  title: string;
+  columns: RankingColumn[];
+  rows: RankingRow[];
+  t: Translate;
+}) {
   return (
     <section aria-labelledby={`${id}-title`} className="min-w-0 rounded-lg border border-slate-200 bg-white p-4 shadow-sm" data-table={id}>
       <h2 id={`${id}-title`} className="font-semibold text-slate-900">
         {title}
       </h2>
       {rows.length === 0 ? (
-        <p className="mt-2 text-sm text-slate-600">{overviewText.tables.empty}</p>
+        <p className="mt-2 text-sm text-slate-600">{t("Overview.tables.empty")}</p>
       ) : (
         <table className="mt-2 w-full table-fixed text-sm">
           <thead>

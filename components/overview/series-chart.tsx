@@ -1,8 +1,7 @@
+import type { Translate } from "@/i18n/translate";
 import type { AnalyticsPoint } from "@/lib/platform";
 import type { OverviewFormat } from "@/lib/ui/overview-format";
-import { overviewText } from "@/lib/ui/overview-text";
 
-const text = overviewText.charts;
 const WIDTH = 600;
 const HEIGHT = 160;
 
@@ -19,6 +18,7 @@ export function SeriesChart({
   formatValue,
   valueHeading,
   format,
+  t,
 }: {
   id: string;
   title: string;
@@ -26,6 +26,7 @@ export function SeriesChart({
   formatValue: (value: number) => string;
   valueHeading: string;
   format: OverviewFormat;
+  t: Translate;
 }) {
   const first = points[0]?.date ?? "";
   const last = points.at(-1)?.date ?? "";
@@ -34,8 +35,15 @@ export function SeriesChart({
   const max = Math.max(0, ...points.map((point) => point.value));
   const summary =
     top === null || max === 0
-      ? text.summaryEmpty(title, format.date(first), format.date(last))
-      : text.summary(title, format.date(first), format.date(last), formatValue(total), formatValue(top.value), format.date(top.date));
+      ? t("Overview.charts.summaryEmpty", { title, from: format.date(first), to: format.date(last) })
+      : t("Overview.charts.summary", {
+          title,
+          from: format.date(first),
+          to: format.date(last),
+          total: formatValue(total),
+          max: formatValue(top.value),
+          maxDate: format.date(top.date),
+        });
   const slot = points.length > 0 ? WIDTH / points.length : WIDTH;
   const gap = slot > 4 ? slot * 0.2 : 0;
 
@@ -83,7 +91,7 @@ export function SeriesChart({
       </div>
       <details className="mt-3 text-sm">
         <summary className="cursor-pointer rounded font-medium text-slate-800 underline underline-offset-2 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-slate-900">
-          {text.asTable(title)}
+          {t("Overview.charts.asTable", { title })}
         </summary>
         <div className="mt-2">
           <table className="w-full text-start text-sm">
@@ -91,7 +99,7 @@ export function SeriesChart({
             <thead>
               <tr className="border-b border-slate-200">
                 <th scope="col" className="py-1 pe-3 text-start font-medium">
-                  {text.date}
+                  {t("Overview.charts.date")}
                 </th>
                 <th scope="col" className="py-1 text-end font-medium">
                   {valueHeading}

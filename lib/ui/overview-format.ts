@@ -1,21 +1,27 @@
+import { INTL_LOCALE, type Locale } from "@/i18n/locales";
 import { env } from "@/lib/env";
 
+const STORE_TIME_ZONE = env.STORE_TIME_ZONE;
+
 /**
- * Number, money and date formatting for the overview, per locale. The store's money is Algerian dinars and its
- * days are Algerian days; the report's dates are calendar dates (`YYYY-MM-DD`), formatted as such (in UTC) so no
+ * Number, money and date formatting for the overview, in the request's locale (Western digits, as `INTL_LOCALE`
+ * says). The store's money is Algerian dinars and its days are Algerian days; the report's dates are calendar dates (`YYYY-MM-DD`), formatted as such (in UTC) so no
  * time zone can move them by a day.
  */
 export type OverviewFormat = ReturnType<typeof overviewFormat>;
 
-export function overviewFormat(locale: string) {
-  const integer = new Intl.NumberFormat(locale, { maximumFractionDigits: 0 });
-  const decimal = new Intl.NumberFormat(locale, { maximumFractionDigits: 2 });
-  const money = new Intl.NumberFormat(locale, { style: "currency", currency: "DZD", minimumFractionDigits: 2, maximumFractionDigits: 2 });
-  const percent = new Intl.NumberFormat(locale, { style: "percent", maximumFractionDigits: 1 });
-  const day = new Intl.DateTimeFormat(locale, { timeZone: "UTC", day: "numeric", month: "short", year: "numeric" });
-  const shortDay = new Intl.DateTimeFormat(locale, { timeZone: "UTC", day: "numeric", month: "short" });
-  const time = new Intl.DateTimeFormat(locale, { timeZone: env.STORE_TIME_ZONE, dateStyle: "medium", timeStyle: "medium" });
-  const zone = new Intl.DateTimeFormat(locale, { timeZone: env.STORE_TIME_ZONE, timeZoneName: "short" });
+export function overviewFormat(locale: Locale) {
+  const tag = INTL_LOCALE[locale];
+  // fr-DZ's CLDR data prints 12-hour times; Algerian French writes 16:30 (as lib/ui/format.ts does).
+  const hourCycle = locale === "fr" ? "h23" : undefined;
+  const integer = new Intl.NumberFormat(tag, { maximumFractionDigits: 0 });
+  const decimal = new Intl.NumberFormat(tag, { maximumFractionDigits: 2 });
+  const money = new Intl.NumberFormat(tag, { style: "currency", currency: "DZD", minimumFractionDigits: 2, maximumFractionDigits: 2 });
+  const percent = new Intl.NumberFormat(tag, { style: "percent", maximumFractionDigits: 1 });
+  const day = new Intl.DateTimeFormat(tag, { timeZone: "UTC", day: "numeric", month: "short", year: "numeric" });
+  const shortDay = new Intl.DateTimeFormat(tag, { timeZone: "UTC", day: "numeric", month: "short" });
+  const time = new Intl.DateTimeFormat(tag, { timeZone: STORE_TIME_ZONE, dateStyle: "medium", timeStyle: "medium", hourCycle });
+  const zone = new Intl.DateTimeFormat(tag, { timeZone: STORE_TIME_ZONE, timeZoneName: "short" });
   const calendar = (value: string) => {
     const ms = Date.parse(`${value}T00:00:00Z`);
     return Number.isNaN(ms) ? null : ms;
@@ -36,7 +42,7 @@ export function overviewFormat(locale: string) {
     },
     /** An instant in the store's time zone, with the zone named so it cannot be misread. */
     instant: (value: Date) => {
-      const zoneName = zone.formatToParts(value).find((part) => part.type === "timeZoneName")?.value ?? env.STORE_TIME_ZONE;
+      const zoneName = zone.formatToParts(value).find((part) => part.type === "timeZoneName")?.value ?? STORE_TIME_ZONE;
       return `${time.format(value)} (${zoneName})`;
     },
   };

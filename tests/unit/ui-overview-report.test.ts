@@ -4,10 +4,11 @@ import { describe, expect, it } from "vitest";
 import { OverviewReport } from "@/components/overview/overview-report";
 import { parseAnalyticsReport } from "@/lib/platform";
 import { overviewFormat } from "@/lib/ui/overview-format";
+import { translator } from "../helpers/i18n";
 
 /** The report's markup from a platform answer, through the real parser and components (server components, no state). */
 function render(data: unknown): string {
-  return renderToStaticMarkup(createElement(OverviewReport, { report: parseAnalyticsReport(data), format: overviewFormat("en") }));
+  return renderToStaticMarkup(createElement(OverviewReport, { report: parseAnalyticsReport(data), format: overviewFormat("en"), t: translator("en") }));
 }
 
 const base = {

@@ -1,8 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { PlatformError } from "@/lib/platform";
-import { describeOverviewError } from "@/lib/ui/overview-errors";
+import { describeOverviewError as describeWith } from "@/lib/ui/overview-errors";
 import { overviewFormat } from "@/lib/ui/overview-format";
 import { overviewHref, parseOverviewQuery } from "@/lib/ui/overview-query";
+import { translator } from "../helpers/i18n";
+
+/** The refusals in English, from the real catalogue. */
+const describeOverviewError = (error: PlatformError) => describeWith(error, translator("en"));
 
 describe("parseOverviewQuery", () => {
   it("defaults to this month, keeps presets and ignores dates on them", () => {

@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import { ErrorPanel } from "@/components/error-panel";
 import { getUi } from "@/i18n/server";
+import type { Translate } from "@/i18n/translate";
 import { OverviewReport } from "@/components/overview/overview-report";
 import { PeriodPicker } from "@/components/overview/period-picker";
 import { interactivePlatform, isPlatformError, type AnalyticsReport } from "@/lib/platform";
@@ -8,17 +9,17 @@ import { requireStore } from "@/lib/tenancy";
 import { describeOverviewError, type OverviewRefusal } from "@/lib/ui/overview-errors";
 import { overviewFormat } from "@/lib/ui/overview-format";
 import { overviewHref, parseOverviewQuery } from "@/lib/ui/overview-query";
-import { overviewText } from "@/lib/ui/overview-text";
 
-export const metadata: Metadata = { title: overviewText.title };
+export async function generateMetadata(): Promise<Metadata> {
+  const { t } = await getUi();
+  return { title: t("Overview.title") };
+}
 
-const LOCALE = "en";
-
-async function loadReport(storeId: number, params: Parameters<ReturnType<typeof interactivePlatform>["analytics"]>[0]) {
+async function loadReport(storeId: number, params: Parameters<ReturnType<typeof interactivePlatform>["analytics"]>[0], t: Translate) {
   try {
     return { report: await interactivePlatform(storeId).analytics(params) };
   } catch (error) {
-    if (isPlatformError(error)) return { refusal: describeOverviewError(error) };
+    if (isPlatformError(error)) return { refusal: describeOverviewError(error, t) };
     throw error;
   }
 }
@@ -34,27 +35,27 @@ export default async function StoreOverview({
   const { storeId: storeIdParam } = await params;
   const { storeId, install } = await requireStore(storeIdParam);
   const query = parseOverviewQuery(await searchParams);
-  const [format, { t }] = [overviewFormat(LOCALE), await getUi()];
-  const loaded: { report?: AnalyticsReport; refusal?: OverviewRefusal } = query.ok ? await loadReport(storeId, query.params) : {};
+  const { t, locale } = await getUi();
+  const format = overviewFormat(locale);
+  const loaded: { report?: AnalyticsReport; refusal?: OverviewRefusal } = query.ok ? await loadReport(storeId, query.params, t) : {};
   const report = loaded.report;
   // The custom form starts from the period on screen, so widening or shifting it is one edit away.
   const from = query.from || report?.from || "";
   const to = query.to || report?.to || "";
-  const text = overviewText;
 
   return (
     <div className="space-y-4">
       <h1 className="text-2xl font-semibold tracking-tight">
-        {text.title} <span className="sr-only">{text.titleOf}</span>{" "}
+        {t("Overview.title")} <span className="sr-only">{t("Overview.titleOf")}</span>{" "}
         <span dir="auto" className="text-base font-normal text-slate-500">
           {install.storeName}
         </span>
       </h1>
-      <PeriodPicker storeId={storeId} range={query.range} from={from} to={to} problem={query.ok ? null : query.problem} />
-      {!query.ok ? <p className="text-sm text-slate-700">{text.period.notFetched}</p> : null}
+      <PeriodPicker t={t} storeId={storeId} range={query.range} from={from} to={to} problem={query.ok ? null : query.problem} />
+      {!query.ok ? <p className="text-sm text-slate-700">{t("Overview.period.notFetched")}</p> : null}
       {loaded.refusal ? (
         <ErrorPanel
-          title={text.errors.title}
+          title={t("Overview.errors.title")}
           message={loaded.refusal.message}
           retryHref={loaded.refusal.retry && query.ok ? overviewHref(storeId, query.range, query) : undefined}
           reinstall={loaded.refusal.reinstall}
@@ -70,15 +71,15 @@ export default async function StoreOverview({
           <div className="text-sm text-slate-700" data-period>
             {report.from && report.to ? (
               <p className="font-medium text-slate-900">
-                {text.summary.periodLabel} {format.date(report.from)} – {format.date(report.to)}
+                {t("Overview.summary.period", { from: format.date(report.from), to: format.date(report.to) })}
               </p>
             ) : null}
             <p data-computed-at={report.generatedAt?.toISOString()}>
-              {report.generatedAt ? text.summary.computedAt(format.instant(report.generatedAt)) : text.summary.computedUnknown}{" "}
-              {report.generatedAt ? text.summary.cacheNote : null}
+              {report.generatedAt ? t("Overview.summary.computedAt", { time: format.instant(report.generatedAt) }) : t("Overview.summary.computedUnknown")}{" "}
+              {report.generatedAt ? t("Overview.summary.cacheNote") : null}
             </p>
           </div>
-          <OverviewReport report={report} format={format} />
+          <OverviewReport report={report} format={format} t={t} />
         </>
       ) : null}
     </div>
