@@ -2,13 +2,14 @@ import { createElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it } from "vitest";
 import { OverviewReport } from "@/components/overview/overview-report";
+import type { Locale } from "@/i18n/locales";
 import { parseAnalyticsReport } from "@/lib/platform";
 import { overviewFormat } from "@/lib/ui/overview-format";
 import { translator } from "../helpers/i18n";
 
 /** The report's markup from a platform answer, through the real parser and components (server components, no state). */
-function render(data: unknown): string {
-  return renderToStaticMarkup(createElement(OverviewReport, { report: parseAnalyticsReport(data), format: overviewFormat("en"), t: translator("en") }));
+function render(data: unknown, locale: Locale = "en"): string {
+  return renderToStaticMarkup(createElement(OverviewReport, { report: parseAnalyticsReport(data), format: overviewFormat(locale), t: translator(locale) }));
 }
 
 const base = {
@@ -64,5 +65,20 @@ describe("OverviewReport", () => {
     expect(html.match(/<rect /g)).toHaveLength(2);
     expect(html).toContain('aria-label="Orders per day, Mar 1, 2026 to Mar 2, 2026: 3 in total, highest 2 on Mar 2, 2026."');
     expect(html).toContain('data-date="2026-03-02"');
+  });
+
+  it("speaks French and Arabic from the catalogue, with Western digits and localised dates", () => {
+    const fr = render(base, "fr");
+    expect(fr).toContain("Commandes par jour");
+    expect(fr).toContain("En baisse de 25");
+    expect(fr).toContain(">Téléphone<");
+    expect(fr).toMatch(/aria-label="Commandes par jour, du 1 mars 2026 au 2 mars 2026 : 3 au total/);
+    const ar = render(base, "ar");
+    expect(ar).toContain("الطلبات يوميًا");
+    expect(ar).toContain(">هاتف<");
+    expect(ar).toContain("انخفاض بنسبة");
+    expect(ar).not.toMatch(/[\u0660-\u0669\u06f0-\u06f9]/);
+    expect(ar).toMatch(/data-value="?[^>]*>3</);
+    expect(ar).not.toMatch(/Orders per day|Hidden by the platform/);
   });
 });

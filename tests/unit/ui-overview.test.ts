@@ -75,6 +75,14 @@ describe("describeOverviewError", () => {
     expect(describeOverviewError(api(429, "rate_limited", "x", 300)).message).toMatch(/about 5 minutes/);
   });
 
+  it("speaks the merchant's language, with the plural the number needs", () => {
+    const limited = api(429, "rate_limited", "slow down", 1);
+    expect(describeWith(limited, translator("fr")).message).toMatch(/Patientez 1 seconde, puis réessayez\./);
+    expect(describeWith(api(429, "rate_limited", "x", 300), translator("fr")).message).toMatch(/environ 5 minutes/);
+    expect(describeWith(api(429, "rate_limited", "x", 2), translator("ar")).message).toMatch(/انتظر ثانيتين/);
+    expect(describeWith(api(402, "quota_exceeded"), translator("ar")).message).toMatch(/الحصة/);
+  });
+
   it("never shows the platform's raw message", () => {
     for (const [status, code] of [[400, "bad_request"], [500, "server_error"], [401, "unauthorized"]] as const) {
       expect(describeOverviewError(api(status, code, "internal detail svcpk_live_abc")).message).not.toMatch(/internal detail|svcpk/);
