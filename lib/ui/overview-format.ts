@@ -1,17 +1,16 @@
 import { INTL_LOCALE, type Locale } from "@/i18n/locales";
 import { env } from "@/lib/env";
 
-const STORE_TIME_ZONE = env.STORE_TIME_ZONE;
-
 /**
  * Number, money and date formatting for the overview, in the request's locale (Western digits, as `INTL_LOCALE`
  * says). The store's money is Algerian dinars and its days are Algerian days; the report's dates are calendar dates (`YYYY-MM-DD`), formatted as such (in UTC) so no
- * time zone can move them by a day.
+ * time zone can move them by a day. The env is read when called, not on import, so `next build` needs no env.
  */
 export type OverviewFormat = ReturnType<typeof overviewFormat>;
 
 export function overviewFormat(locale: Locale) {
   const tag = INTL_LOCALE[locale];
+  const STORE_TIME_ZONE = env.STORE_TIME_ZONE;
   // fr-DZ's CLDR data prints 12-hour times; Algerian French writes 16:30 (as lib/ui/format.ts does).
   const hourCycle = locale === "fr" ? "h23" : undefined;
   const integer = new Intl.NumberFormat(tag, { maximumFractionDigits: 0 });
