@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { PlatformError } from "@/lib/platform";
+import { PlatformError, type AnalyticsKpiName, type AnalyticsRange } from "@/lib/platform";
 import { describeOverviewError as describeWith } from "@/lib/ui/overview-errors";
 import { overviewFormat } from "@/lib/ui/overview-format";
-import { overviewHref, parseOverviewQuery } from "@/lib/ui/overview-query";
-import { translator } from "../helpers/i18n";
+import { overviewHref, parseOverviewQuery, type PeriodProblem } from "@/lib/ui/overview-query";
+import { CATALOGUES, translator } from "../helpers/i18n";
 
 /** The refusals in English, from the real catalogue. */
 const describeOverviewError = (error: PlatformError) => describeWith(error, translator("en"));
@@ -99,5 +99,22 @@ describe("overviewFormat", () => {
     expect(format.percent(12.5)).toBe("12.5%");
     expect(format.instant(new Date("2026-03-01T23:30:00Z"))).toMatch(/Mar 2, 2026.*00:30:00|Mar 2, 2026.*12:30:00/);
     expect(format.date("not a date")).toBe("not a date");
+  });
+});
+
+describe("overview key families", () => {
+  // The page builds these keys from values (`Overview.period.ranges.${preset}`, …): every member exists in every locale.
+  const families: Record<string, readonly string[]> = {
+    "period.ranges": ["today", "yesterday", "7d", "30d", "this_month", "last_month", "this_year"] satisfies Exclude<AnalyticsRange, "custom">[],
+    "period.problems": ["range_invalid", "from_invalid", "to_invalid", "to_before_from", "too_long"] satisfies PeriodProblem[],
+    "kpis.names": ["orders", "revenue", "averageOrderValue", "profit", "visitors", "conversionRate"] satisfies AnalyticsKpiName[],
+    "tables.deviceNames": ["mobile", "desktop", "tablet"],
+    "tables.sourceNames": ["facebook", "instagram", "tiktok", "google", "direct", "other"],
+  };
+  it.each(["ar", "fr", "en"] as const)("%s has every member", (locale) => {
+    for (const [family, members] of Object.entries(families)) {
+      const node = family.split(".").reduce<unknown>((at, key) => (at as Record<string, unknown>)[key], CATALOGUES[locale].Overview);
+      expect(Object.keys(node as object).sort(), family).toEqual([...members].sort());
+    }
   });
 });
