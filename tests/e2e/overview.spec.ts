@@ -1,7 +1,7 @@
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
 import { installThroughConsent } from "./support/install";
-import { emulatorControl } from "./support/servers";
+import { APP_URL, emulatorControl } from "./support/servers";
 
 /**
  * The store overview (/stores/{id}) against the emulator: its figures recomputed here from the emulator's own
@@ -12,8 +12,11 @@ import { emulatorControl } from "./support/servers";
 const STORE = 101;
 const OVERVIEW = `/stores/${STORE}`;
 const DAY = 86_400_000;
-/** Locales the app serves. Only English until the locale catalogues (next-intl) land. */
-const LOCALES = ["en"] as const;
+/**
+ * Locales the app serves, each with the overview's title in it. The figures tests run in English (the browser's
+ * language); these check each locale's page as a whole, chosen with the switcher's cookie.
+ */
+const LOCALES = { ar: "نظرة عامة", fr: "Vue d’ensemble", en: "Overview" } as const;
 const WIDTHS = [
   { name: "phone", width: 390, height: 844 },
   { name: "desktop", width: 1280, height: 1000 },
@@ -92,6 +95,8 @@ async function expectNoSeriousAxeViolations(page: Page): Promise<void> {
 // Each test installs through the consent screen and renders several overviews: on a loaded two-core machine that
 // takes longer than the suite's default minute.
 test.describe.configure({ timeout: 180_000 });
+// English from the browser's languages unless a test picks another locale: the figures tests read English words.
+test.use({ locale: "en-US" });
 
 test.beforeEach(async () => {
   await emulatorControl("POST", "/_emulator/reset");
@@ -221,13 +226,18 @@ test("turns 429, 402 and 403 into sentences that say what to do", async ({ page 
   await expect(tile(page, "orders")).toHaveAttribute("data-state", "ok");
 });
 
-for (const locale of LOCALES) {
+for (const [locale, title] of Object.entries(LOCALES)) {
   for (const viewport of WIDTHS) {
-    test(`overview in ${locale} at ${viewport.name} width: axe, no sideways scroll at 320 px, screenshot`, async ({ page }) => {
+    test(`overview in ${locale} at ${viewport.name} width: axe, no sideways scroll at 320 px, screenshot`, async ({ page, context }) => {
       await installThroughConsent(page, { storeIds: [STORE] });
+      await context.addCookies([{ name: "NEXT_LOCALE", value: locale, url: APP_URL }]);
       await page.setViewportSize({ width: viewport.width, height: viewport.height });
       await page.goto(`${OVERVIEW}?range=30d`);
+      await expect(page.locator("html")).toHaveAttribute("lang", locale);
+      await expect(page.getByRole("heading", { level: 1 })).toContainText(title);
       await expect(tile(page, "orders")).toHaveAttribute("data-state", "ok");
+      // Western digits in every locale, as Algerian merchants read them.
+      await expect(tile(page, "orders").locator("[data-value]")).toHaveText(/^[0-9][0-9\s.,\u202f]*$/);
       await page.locator('[data-chart="orders-chart"] summary').click();
       await expectNoSeriousAxeViolations(page);
       await screenshot(page, `overview-${locale}-${viewport.name}`);
