@@ -14,7 +14,7 @@ export function StoreNav({ storeId }: { storeId: number }) {
     { href: `/stores/${storeId}/categories`, label: t("Shell.categories") },
   ];
   return (
-    <nav aria-label={t("Shell.sections")} className="flex gap-1">
+    <nav aria-label={t("Shell.sections")} className="flex flex-wrap gap-1">
       {sections.map((section) => {
         const current = pathname === section.href || (!section.exact && pathname.startsWith(`${section.href}/`));
         return (

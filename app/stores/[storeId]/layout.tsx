@@ -11,6 +11,7 @@ import { requireStore } from "@/lib/tenancy";
 /** Messages the shell's client parts (section nav, live updates, error boundary) read in the browser. */
 const SHELL_CLIENT_KEYS = [
   "Shell.sections",
+  "Shell.overview",
   "Shell.orders",
   "Shell.categories",
   "Shell.liveUpdates",
