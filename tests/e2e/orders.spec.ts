@@ -53,7 +53,7 @@ test("lists orders with status and phone filters in the URL and cursor pages", a
   }).toPass({ timeout: 20_000 });
 
   const header = page.locator("thead th");
-  await expect(header).toHaveText(["Order", "Date", "Customer", "Phone", "Wilaya", "Total", "Status"]);
+  await expect(header).toHaveText(["Order", "Date (GMT+1)", "Customer", "Phone", "Wilaya", "Total", "Status"]);
   await expect(orderRows(page)).toHaveCount(50);
   const firstPage = await orderNumbers(page);
   await screenshot(page, "orders-desktop");
