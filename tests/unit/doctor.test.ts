@@ -159,15 +159,26 @@ describe(`doctor: database (${databaseKind()})`, () => {
   });
 
   it("fails with the pending migrations named when the release step did not run", async () => {
-    await handle.db.execute(
-      sql`delete from drizzle.__drizzle_migrations where created_at = (select max(created_at) from drizzle.__drizzle_migrations)`,
+    // The latest migration's record goes for this test only: tests run in random order and share this database.
+    const result = await handle.db.execute(
+      sql`select hash, created_at::text as created_at from drizzle.__drizzle_migrations order by created_at desc limit 1`,
     );
-    const report = await runDoctor(withDatabase, { ...offline, openDatabase: open });
-    const check = line(report, "database.migrations");
-    expect(check.status).toBe("fail");
-    expect(check.detail).toMatch(/^1 of \d+ not applied: \w+$/);
-    expect(check.fix).toContain("npm run db:migrate");
-    expect(report.ok).toBe(false);
+    const rows = (Array.isArray(result) ? result : (result as { rows: unknown[] }).rows) as { hash: string; created_at: string }[];
+    const latest = rows[0];
+    if (!latest) throw new Error("the test database has no migration recorded");
+    await handle.db.execute(sql`delete from drizzle.__drizzle_migrations where hash = ${latest.hash}`);
+    try {
+      const report = await runDoctor(withDatabase, { ...offline, openDatabase: open });
+      const check = line(report, "database.migrations");
+      expect(check.status).toBe("fail");
+      expect(check.detail).toMatch(/^1 of \d+ not applied: \w+$/);
+      expect(check.fix).toContain("npm run db:migrate");
+      expect(report.ok).toBe(false);
+    } finally {
+      await handle.db.execute(
+        sql`insert into drizzle.__drizzle_migrations (hash, created_at) values (${latest.hash}, ${latest.created_at}::bigint)`,
+      );
+    }
   });
 
   it("fails an unreachable database, names where it looked, and hides the password", async () => {
