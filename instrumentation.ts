@@ -15,6 +15,11 @@ export async function register(): Promise<void> {
       // Next would only log a failed register() and go on serving; a misconfigured server must not.
       process.exit(1);
     }
+    if (env.NODE_ENV === "production") {
+      // Next's own error lines (a failed render prints the error, SQL included) go through the redacting logger.
+      const { routeConsoleThroughLog } = await import("@/lib/log-console");
+      routeConsoleThroughLog();
+    }
     // Open (and for the embedded database, create and migrate) the database now, while the first page compiles
     // or the first request is on its way, instead of after it: a new embedded database takes seconds. Not during
     // `next build`, whose workers serve no request. A failure here is reported by the request that needs it.

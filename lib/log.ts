@@ -38,6 +38,16 @@ function maskString(value: string): string {
   return VALUE_MASKS.reduce((text, [pattern, replacement]) => text.replace(pattern, replacement), value);
 }
 
+/**
+ * drizzle's query errors read "Failed query: <SQL>\nparams: <values>": the values are customers' data (a phone
+ * filter, an address). The statement is kept out as well: the cause that follows says what failed.
+ */
+const FAILED_QUERY = /^Failed query:[\s\S]*$/;
+
+function withoutQuery(message: string): string {
+  return FAILED_QUERY.test(message) ? "Failed query (statement and parameters withheld from logs)" : message;
+}
+
 const MAX_DEPTH = 6;
 
 /** A copy of `value` that is safe to print. Exported for tests and for code that must show a value elsewhere. */
@@ -67,7 +77,7 @@ export function redact(value: unknown, depth = 0): unknown {
 
 /** Name, message and the few typed fields worth reading; never the stack, never arbitrary own properties. */
 function describeError(error: Error, depth: number): Record<string, unknown> {
-  const described: Record<string, unknown> = { name: error.name, message: maskString(error.message) };
+  const described: Record<string, unknown> = { name: error.name, message: withoutQuery(maskString(error.message)) };
   const typed = error as Error & { kind?: unknown; status?: unknown; code?: unknown; requestId?: unknown };
   if (typeof typed.kind === "string") described.kind = typed.kind;
   if (typeof typed.status === "number") described.status = typed.status;
