@@ -28,11 +28,17 @@ export type OrderListPage = {
  */
 export type OrderCursor = { createdAtMicros: string; id: number };
 
+const MIN_CURSOR_MICROS = -62_135_596_800_000_000n;
+const MAX_CURSOR_MICROS = 253_402_300_799_999_999n;
+
 export function encodeOrderCursor(cursor: OrderCursor): string {
   return Buffer.from(JSON.stringify([cursor.createdAtMicros, cursor.id]), "utf8").toString("base64url");
 }
 
-/** Null for anything that is not a cursor this module wrote: a tampered URL just shows the first page. */
+/**
+ * Null for anything that is not a cursor this module wrote. The query then shows the first page; the orders page
+ * answers 404 before it gets that far.
+ */
 export function decodeOrderCursor(value: string | null | undefined): OrderCursor | null {
   if (!value || value.length > 200) return null;
   try {
@@ -40,6 +46,9 @@ export function decodeOrderCursor(value: string | null | undefined): OrderCursor
     if (!Array.isArray(parsed) || parsed.length !== 2) return null;
     const [micros, id] = parsed as unknown[];
     if (typeof micros !== "string" || !/^-?\d{1,19}$/.test(micros)) return null;
+    // Within what a timestamptz can hold (years 1 to 9999 here): past it the database fails instead of answering.
+    const instant = BigInt(micros);
+    if (instant < MIN_CURSOR_MICROS || instant > MAX_CURSOR_MICROS) return null;
     if (typeof id !== "number" || !Number.isSafeInteger(id)) return null;
     return { createdAtMicros: micros, id };
   } catch {

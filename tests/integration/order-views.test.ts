@@ -138,6 +138,10 @@ describe("order views", () => {
     expect(garbage.rows.map((row) => row.id)).toEqual(first.rows.map((row) => row.id));
     expect(decodeOrderCursor(Buffer.from('["1; drop table orders", 1]').toString("base64url"))).toBeNull();
     expect(decodeOrderCursor(Buffer.from('["12", 1.5]').toString("base64url"))).toBeNull();
+    // Digits the database cannot turn into a timestamp: refused here, not by a failing query.
+    expect(decodeOrderCursor(Buffer.from('["9999999999999999999",1]').toString("base64url"))).toBeNull();
+    expect(decodeOrderCursor(Buffer.from('["-9999999999999999999",1]').toString("base64url"))).toBeNull();
+    expect(decodeOrderCursor(Buffer.from('["253402300799999999",1]').toString("base64url"))).not.toBeNull();
     const cursor = { createdAtMicros: "1767261600123456", id: 42 };
     expect(decodeOrderCursor(encodeOrderCursor(cursor))).toEqual(cursor);
   });

@@ -1,11 +1,12 @@
 import type { Metadata } from "next";
 import Link from "next/link";
+import { notFound } from "next/navigation";
 import { LiveRefresh } from "@/components/live-refresh";
 import { OrdersEmpty } from "@/components/orders/orders-empty";
 import { OrdersFilters } from "@/components/orders/orders-filters";
 import { OrdersTable } from "@/components/orders/orders-table";
 import { getDb } from "@/db/index";
-import { listOrdersPage } from "@/db/queries/order-views";
+import { decodeOrderCursor, listOrdersPage } from "@/db/queries/order-views";
 import { getUi } from "@/i18n/server";
 import { env } from "@/lib/env";
 import { requireStore } from "@/lib/tenancy";
@@ -37,6 +38,8 @@ export default async function OrdersPage({
   const { storeId: storeIdParam } = await params;
   const { storeId, install } = await requireStore(storeIdParam);
   const [filters, { t, rich, format }] = await Promise.all([searchParams.then(parseOrderFilters), getUi()]);
+  // A page marker this app never wrote (cut, edited, forged) answers 404 with its own page (./not-found.tsx).
+  if (filters.cursor && !decodeOrderCursor(filters.cursor)) notFound();
   const page = await listOrdersPage(await getDb(), storeId, filters);
   const baseHref = ordersHref(storeId, {});
   const filtered = Boolean(filters.status || filters.phone);
