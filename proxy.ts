@@ -1,5 +1,7 @@
 import { NextResponse, type NextRequest } from "next/server";
 import { env } from "@/lib/env";
+import { isCrossSiteRequest, isSafeMethod } from "@/lib/http/cross-site";
+import { REQUEST_PATH_HEADER } from "@/lib/http/request-path";
 import { REQUEST_ID_HEADER, acceptOrCreateRequestId } from "@/lib/request-id";
 
 /**
@@ -73,6 +75,15 @@ function originOf(url: string): string | null {
   }
 }
 
+const CROSS_SITE_REFUSAL = [
+  "403 Forbidden: this request was sent by another website, so the app refused it. Nothing was changed.",
+  "Open the app itself and use its own buttons.",
+  "",
+  "403 : cette requête venait d'un autre site ; l'application l'a refusée et rien n'a été modifié. Ouvrez l'application et utilisez ses propres boutons.",
+  "",
+  "403: أُرسل هذا الطلب من موقع آخر فرفضه التطبيق ولم يتغير شيء. افتح التطبيق نفسه واستعمل أزراره.",
+].join("\n");
+
 export function proxy(request: NextRequest): NextResponse {
   const nonce = newNonce();
   const requestId = acceptOrCreateRequestId(request.headers.get(REQUEST_ID_HEADER));
@@ -84,7 +95,20 @@ export function proxy(request: NextRequest): NextResponse {
     formActionOrigins: authOrigin ? [authOrigin] : [],
   });
 
+  // Every state-changing route at once (sign-out, server actions, forms): the session cookie is SameSite=Lax,
+  // which still lets another site's top-level POST navigation through in some browsers' first two minutes.
+  if (!isSafeMethod(request.method) && isCrossSiteRequest(request.headers, new URL(env.APP_URL).origin)) {
+    const refusal = new NextResponse(CROSS_SITE_REFUSAL, {
+      status: 403,
+      headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" },
+    });
+    for (const [name, value] of Object.entries(headers)) refusal.headers.set(name, value);
+    refusal.headers.set(REQUEST_ID_HEADER, requestId);
+    return refusal;
+  }
+
   const requestHeaders = new Headers(request.headers);
+  requestHeaders.set(REQUEST_PATH_HEADER, `${request.nextUrl.pathname}${request.nextUrl.search}`);
   requestHeaders.set("x-nonce", nonce);
   requestHeaders.set(REQUEST_ID_HEADER, requestId);
   // Next takes the nonce for its own scripts from the policy on the request.
@@ -101,13 +125,10 @@ export const config = {
     {
       /*
        * Everything but static assets and the webhook route: the platform's deliveries need the raw body and a
-       * fast 2xx, and gain nothing from browser headers. Prefetches carry no page to protect.
+       * fast 2xx, and gain nothing from browser headers. Prefetches are matched too: a prefetched answer can be
+       * shown as the page, so it carries the same policy and framing headers.
        */
       source: "/((?!api/webhooks|_next/static|_next/image|favicon.ico|robots.txt).*)",
-      missing: [
-        { type: "header", key: "next-router-prefetch" },
-        { type: "header", key: "purpose", value: "prefetch" },
-      ],
     },
   ],
 };

@@ -81,7 +81,34 @@ describe("proxy", () => {
     expect(unstable_doesMiddlewareMatch({ config, url: path })).toBe(false);
   });
 
-  it("skips router prefetches, which carry no document", () => {
-    expect(unstable_doesMiddlewareMatch({ config, url: "/stores", headers: { "next-router-prefetch": "1" } })).toBe(false);
+  it("runs on prefetches too: a prefetched answer can be shown as the page", () => {
+    expect(unstable_doesMiddlewareMatch({ config, url: "/stores", headers: { "next-router-prefetch": "1" } })).toBe(true);
+    expect(unstable_doesMiddlewareMatch({ config, url: "/stores/101/orders", headers: { purpose: "prefetch" } })).toBe(true);
+    const answer = proxy(new NextRequest("http://localhost:3000/stores", { headers: { "next-router-prefetch": "1", purpose: "prefetch" } }));
+    expect(answer.headers.get("content-security-policy")).toContain("frame-ancestors 'none'");
+    expect(answer.headers.get("x-frame-options")).toBe("DENY");
+  });
+
+  it("refuses a state-changing request from another site before any route runs, and lets the app's own through", () => {
+    const crossSite = proxy(
+      new NextRequest("http://localhost:3000/signout", {
+        method: "POST",
+        headers: { origin: "https://evil.example", "sec-fetch-site": "cross-site" },
+      }),
+    );
+    expect(crossSite.status).toBe(403);
+    expect(crossSite.headers.get("content-security-policy")).toContain("frame-ancestors 'none'");
+    expect(crossSite.headers.get("x-middleware-next")).toBeNull();
+
+    const own = proxy(new NextRequest("http://localhost:3000/signout", { method: "POST", headers: { "sec-fetch-site": "same-origin" } }));
+    expect(own.headers.get("x-middleware-next")).toBe("1");
+    // A cross-site navigation that changes nothing is the consent screen coming back: it must pass.
+    const callback = proxy(new NextRequest("http://localhost:3000/oauth/callback?code=x", { headers: { "sec-fetch-site": "cross-site" } }));
+    expect(callback.headers.get("x-middleware-next")).toBe("1");
+  });
+
+  it("hands the page its own path, for the sign-in link of a 404", () => {
+    const answer = proxy(new NextRequest("http://localhost:3000/stores/101/orders?status=shipped"));
+    expect(answer.headers.get("x-middleware-request-x-app-request-path")).toBe("/stores/101/orders?status=shipped");
   });
 });
