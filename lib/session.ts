@@ -9,8 +9,8 @@ import { deleteSession, findSessionInstalls, touchSession } from "@/db/queries/s
 import type { Install } from "@/db/schema";
 import { env } from "@/lib/env";
 import { log } from "@/lib/log";
-import { INSTALL_ATTEMPT_TTL_SECONDS, type InstallAttempt } from "@/lib/oauth/pkce";
-import { signIn, signOut } from "@/lib/session-lifecycle";
+import { INSTALL_ATTEMPT_TTL_SECONDS } from "@/lib/oauth/pkce";
+import { signIn, signOut, signOutEverywhere } from "@/lib/session-lifecycle";
 import { isSessionSecret, SESSION_COOKIE_TTL_SECONDS, sessionIdOf, sessionVerdict, shouldTouch } from "@/lib/session-policy";
 
 /**
@@ -22,8 +22,8 @@ import { isSessionSecret, SESSION_COOKIE_TTL_SECONDS, sessionIdOf, sessionVerdic
 
 type SessionCookie = { sid?: unknown };
 
-/** What an install attempt's cookie holds: the attempt, and where to go once it succeeds. */
-export type InstallAttemptCookie = Partial<InstallAttempt> & { returnTo?: unknown };
+/** What the install attempts' cookie holds: the attempts in progress (lib/oauth/install-attempts.ts). */
+export type InstallAttemptCookie = { attempts?: unknown };
 
 // iron-session sets the cookie's max-age to ttl - 60 s; this keeps the attempt cookie at exactly 10 minutes.
 const ATTEMPT_TTL_SECONDS = INSTALL_ATTEMPT_TTL_SECONDS + 60;
@@ -107,13 +107,16 @@ export async function endSession(db: Db): Promise<void> {
   cookie.destroy();
 }
 
-export async function getInstallAttemptCookie(): Promise<IronSession<InstallAttemptCookie>> {
-  return getIronSession<InstallAttemptCookie>(await cookies(), installAttemptOptions());
+/**
+ * Route handlers only: ends every session that holds this store, on every device, this browser's included (the
+ * caller has checked that this browser's session holds it). Returns how many sessions ended.
+ */
+export async function endSessionsHoldingStore(db: Db, storeId: number): Promise<number> {
+  const ended = await signOutEverywhere(db, storeId);
+  (await sessionCookie()).destroy();
+  return ended;
 }
 
-/** The attempt in progress, or null when there is none (never started, expired, or already used). */
-export function attemptFrom(cookie: Partial<InstallAttempt>): InstallAttempt | null {
-  const { state, codeVerifier, startedAt } = cookie;
-  if (typeof state !== "string" || typeof codeVerifier !== "string" || typeof startedAt !== "number") return null;
-  return { state, codeVerifier, startedAt };
+export async function getInstallAttemptCookie(): Promise<IronSession<InstallAttemptCookie>> {
+  return getIronSession<InstallAttemptCookie>(await cookies(), installAttemptOptions());
 }

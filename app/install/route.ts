@@ -1,17 +1,35 @@
-import { NextResponse } from "next/server";
+import { NextResponse, type NextRequest } from "next/server";
+import { env } from "@/lib/env";
+import { isCrossSiteRequest } from "@/lib/http/cross-site";
+import { addAttempt, liveAttempts } from "@/lib/oauth/install-attempts";
 import { startInstallAttempt } from "@/lib/oauth/pkce";
+import { safeReturnPath } from "@/lib/oauth/return-path";
 import { authorizeUrl, oauthClientFromEnv } from "@/lib/oauth/token-client";
 import { getInstallAttemptCookie } from "@/lib/session";
 
 export const dynamic = "force-dynamic";
 
-/** Starts an install: a fresh PKCE verifier and state, sealed in the short-lived attempt cookie, then the consent screen. */
-export async function GET() {
-  const { attempt, codeChallenge } = await startInstallAttempt();
-  const cookie = await getInstallAttemptCookie();
-  Object.assign(cookie, attempt);
-  await cookie.save();
-  const response = NextResponse.redirect(authorizeUrl(oauthClientFromEnv(), { state: attempt.state, codeChallenge }), 302);
+function noStore(response: NextResponse): NextResponse {
   response.headers.set("Cache-Control", "no-store");
   return response;
+}
+
+/**
+ * Starts an install, or a sign-in (the same consent): a fresh PKCE verifier and state, kept in the sealed attempts
+ * cookie beside any attempt already in progress, then the consent screen. `?return_to=` names the store page to
+ * open afterwards.
+ */
+export async function GET(request: NextRequest) {
+  const now = Date.now();
+  const { attempt, codeChallenge } = await startInstallAttempt(now);
+  const returnTo = safeReturnPath(request.nextUrl.searchParams.get("return_to"));
+  const cookie = await getInstallAttemptCookie();
+  const crossSite = isCrossSiteRequest(request.headers, new URL(env.APP_URL).origin);
+  const result = addAttempt(liveAttempts(cookie.attempts, now), { ...attempt, returnTo }, crossSite);
+  // Another site sent the browser here while every slot holds an attempt in progress: keep them all, and let the
+  // merchant start from the app's own page.
+  if (!result.added) return noStore(NextResponse.redirect(`${env.APP_URL}/`, 303));
+  cookie.attempts = result.attempts;
+  await cookie.save();
+  return noStore(NextResponse.redirect(authorizeUrl(oauthClientFromEnv(), { state: attempt.state, codeChallenge }), 302));
 }

@@ -72,20 +72,33 @@ test("a denial shows what happened and offers a fresh start", async ({ page }) =
   await expect(page.getByRole("button", { name: "Approve" })).toBeVisible();
 });
 
-test("a forged state is refused before any exchange, and a replayed callback finds nothing to complete", async ({ page }) => {
+test("a forged state is refused and spends nothing: the merchant's own consent still completes, once", async ({ page }) => {
   await page.goto("/install");
-  await expect(page.getByRole("button", { name: /Sign in as/ }).first()).toBeVisible();
+  const signIn = page.getByRole("button", { name: /Sign in as/ }).first();
+  await expect(signIn).toBeVisible();
+  const consentUrl = page.url();
 
+  // Another site sends the browser to the callback with a state of its own, while the merchant's attempt is open.
   const forged = `/oauth/callback?code=${"ab".repeat(32)}&state=forged-state-value`;
   await page.goto(forged);
   await expect(page).toHaveURL(/\/install\/failed\?reason=state_mismatch/);
   await expect(page.getByRole("heading", { name: "This answer does not belong to your install" })).toBeVisible();
   await screenshot(page, "forged-state-refused");
+  expect((await emulatorControl<{ installs: unknown[] }>("GET", "/_emulator/state")).installs).toEqual([]);
+
+  // Back on the consent screen, the merchant's own attempt is intact.
+  await page.goto(consentUrl);
+  await signIn.click();
+  await page.locator('input[name="store_id"][value="101"]').check();
+  const callback = page.waitForRequest(/\/oauth\/callback\?/);
+  await page.getByRole("button", { name: "Approve" }).click();
+  const callbackUrl = (await callback).url();
+  await page.waitForURL(/\/stores\?installed=101$/);
+  expect((await emulatorInstall(101))?.active).toBe(true);
 
   // The attempt is single use: the same answer again finds no install in progress.
-  await page.goto(forged);
+  await page.goto(callbackUrl);
   await expect(page.getByRole("heading", { name: "This install is no longer in progress" })).toBeVisible();
-  expect((await emulatorControl<{ installs: unknown[] }>("GET", "/_emulator/state")).installs).toEqual([]);
 });
 
 test("a re-install replaces the token: the platform issues a new key and the app's stored token works", async ({ page }) => {

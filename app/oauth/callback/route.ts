@@ -4,8 +4,10 @@ import { env } from "@/lib/env";
 import { log } from "@/lib/log";
 import { backfillInstalledStores } from "@/lib/oauth/after-install";
 import { completeInstall } from "@/lib/oauth/complete-install";
+import { liveAttempts, takeAttempt } from "@/lib/oauth/install-attempts";
+import { landingAfterInstall } from "@/lib/oauth/return-path";
 import { oauthClientFromEnv } from "@/lib/oauth/token-client";
-import { attemptFrom, getInstallAttemptCookie, startSession } from "@/lib/session";
+import { getInstallAttemptCookie, startSession } from "@/lib/session";
 
 export const dynamic = "force-dynamic";
 
@@ -19,9 +21,17 @@ function redirectTo(path: string): NextResponse {
 /** The redirect URI: read the answer, let completeInstall check and store it, then send the browser on. */
 export async function GET(request: NextRequest) {
   const attemptCookie = await getInstallAttemptCookie();
-  const attempt = attemptFrom(attemptCookie);
-  // Single use, whatever the outcome: a replayed callback finds no attempt and is refused before any call.
-  attemptCookie.destroy();
+  const { attempt, matched, rest } = takeAttempt(
+    liveAttempts(attemptCookie.attempts, Date.now()),
+    request.nextUrl.searchParams.get("state"),
+  );
+  // The attempt this answer carries is single use, whatever the outcome: a replayed callback finds it gone. An
+  // answer carrying no attempt's state (a forged or stale link) spends none of the others.
+  if (matched && rest.length === 0) attemptCookie.destroy();
+  else if (matched) {
+    attemptCookie.attempts = rest;
+    await attemptCookie.save();
+  }
 
   const db = await getDb().catch((error: unknown) => {
     log.error("install callback: database unavailable", { error });
@@ -48,5 +58,5 @@ export async function GET(request: NextRequest) {
   // Order backfill runs after the response: the merchant sees the stores at once, orders fill in behind.
   after(() => backfillInstalledStores(db, storeIds));
 
-  return redirectTo(`/stores?installed=${storeIds.join(",")}`);
+  return redirectTo(landingAfterInstall(matched ? (attempt?.returnTo ?? null) : null, storeIds));
 }

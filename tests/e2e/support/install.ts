@@ -9,6 +9,10 @@ export type ConsentOptions = {
   answer?: "approve" | "deny";
   /** The app's origin when it is not the suite's own app (the test's baseURL). */
   appUrl?: string;
+  /** Where the flow starts (default "/install"): a sign-in link with its `return_to`, for instance. */
+  start?: string;
+  /** The page an approval lands on (default the store list). */
+  landing?: RegExp;
 };
 
 /**
@@ -16,7 +20,7 @@ export type ConsentOptions = {
  * back through /oauth/callback. Ends on /stores after an approval, on /install/failed after a denial.
  */
 export async function installThroughConsent(page: Page, options: ConsentOptions): Promise<void> {
-  await page.goto(`${options.appUrl ?? ""}/install`);
+  await page.goto(`${options.appUrl ?? ""}${options.start ?? "/install"}`);
   // The emulator asks who is signing in only once per browser context.
   const signIn = page.getByRole("button", { name: `Sign in as ${options.merchant ?? "Amina Haddad"}` });
   const approve = page.getByRole("button", { name: "Approve" });
@@ -33,5 +37,5 @@ export async function installThroughConsent(page: Page, options: ConsentOptions)
     return;
   }
   await approve.click();
-  await page.waitForURL(/\/stores(\?|$)/);
+  await page.waitForURL(options.landing ?? /\/stores(\?|$)/);
 }
