@@ -1,25 +1,40 @@
 import type { Metadata } from "next";
+import { headers } from "next/headers";
 import Link from "next/link";
 import { getUi } from "@/i18n/server";
+import { safeReturnPath } from "@/lib/oauth/return-path";
+import { REQUEST_PATH_HEADER } from "@/lib/http/request-path";
 
 export async function generateMetadata(): Promise<Metadata> {
   const { t } = await getUi();
   return { title: t("Meta.notFound") };
 }
 
+/** What a signed-out merchant meets on a store URL too: the tenancy guard answers 404 so ids cannot be probed. */
 export default async function NotFound() {
-  const { t } = await getUi();
+  const [{ t }, requestHeaders] = await Promise.all([getUi(), headers()]);
+  // Back to this very page after signing in, when it is a store page (lib/oauth/return-path.ts checks it).
+  const returnTo = safeReturnPath(requestHeaders.get(REQUEST_PATH_HEADER));
+  const signInHref = returnTo ? `/install?${new URLSearchParams({ return_to: returnTo })}` : "/install";
   return (
     <main className="mx-auto flex min-h-screen max-w-lg flex-col justify-center gap-4 px-6">
       <p className="text-sm font-semibold text-slate-600">404</p>
       <h1 className="text-2xl font-semibold">{t("NotFound.title")}</h1>
       <p className="text-slate-600">{t("NotFound.body")}</p>
+      <p id="sign-in-hint" className="text-slate-600">
+        {t("NotFound.signInHint")}
+      </p>
       <div className="flex flex-wrap gap-3">
-        <Link href="/stores" className="rounded-md bg-slate-900 px-4 py-2 text-sm font-medium text-white hover:bg-slate-700">
+        {/* A plain link: /install starts a fresh attempt and must never be prefetched. */}
+        <a
+          href={signInHref}
+          aria-describedby="sign-in-hint"
+          className="rounded-md bg-indigo-600 px-4 py-2 text-sm font-medium text-white hover:bg-indigo-500 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600"
+        >
+          {t("NotFound.signIn")}
+        </a>
+        <Link href="/stores" className="rounded-md border border-slate-300 px-4 py-2 text-sm font-medium hover:bg-white">
           {t("NotFound.yourStores")}
-        </Link>
-        <Link href="/install" prefetch={false} className="rounded-md border border-slate-300 px-4 py-2 text-sm font-medium hover:bg-white">
-          {t("NotFound.install")}
         </Link>
       </div>
     </main>

@@ -5,14 +5,20 @@ import { currentSession } from "@/lib/session";
 
 export const dynamic = "force-dynamic";
 
-export default async function HomePage() {
-  const [session, { t }] = await Promise.all([currentSession(), getUi()]);
+export default async function HomePage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+  const [session, { t }, query] = await Promise.all([currentSession(), getUi(), searchParams]);
+  const signedOutEverywhere = query.signed_out === "everywhere";
   const storeCount = session?.installs.length ?? 0;
   return (
     <main className="mx-auto flex min-h-screen max-w-2xl flex-col justify-center gap-8 px-6 py-16">
       <div className="flex justify-end">
         <LocaleSwitcher />
       </div>
+      {signedOutEverywhere && (
+        <p role="status" className="rounded-md border border-emerald-200 bg-emerald-50 px-4 py-3 text-sm text-emerald-900">
+          {t("Home.signedOutEverywhere")}
+        </p>
+      )}
       <div className="space-y-3">
         <p className="text-sm font-semibold tracking-wide text-indigo-700 uppercase">{t("Meta.appName")}</p>
         <h1 className="text-3xl font-bold tracking-tight text-slate-900 sm:text-4xl">{t("Home.title")}</h1>
@@ -26,6 +32,16 @@ export default async function HomePage() {
         >
           {t("Home.install")}
         </a>
+        {storeCount === 0 && (
+          // The platform has no login for apps: the consent screen is the proof of who the merchant is.
+          <a
+            href="/install"
+            aria-describedby="sign-in-hint"
+            className="rounded-md px-5 py-3 font-semibold text-indigo-700 ring-1 ring-indigo-200 hover:bg-indigo-50 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600"
+          >
+            {t("Home.signIn")}
+          </a>
+        )}
         {storeCount > 0 && (
           <Link
             href="/stores"
@@ -35,6 +51,11 @@ export default async function HomePage() {
           </Link>
         )}
       </div>
+      {storeCount === 0 && (
+        <p id="sign-in-hint" className="text-sm text-slate-600">
+          {t("Home.signInHint")}
+        </p>
+      )}
     </main>
   );
 }

@@ -72,6 +72,23 @@ export default async function StoreLayout({
           <InstallBanner state={access.install.state} storeName={access.install.storeName} t={t} />
           {children}
         </main>
+        <footer className="mx-auto max-w-6xl px-4 pb-8">
+          {/* A lost phone, a shared computer: ends this store's sessions on every device (app/signout/everywhere). */}
+          <form action="/signout/everywhere" method="post" className="space-y-2 border-t border-slate-200 pt-4">
+            <input type="hidden" name="storeId" value={access.storeId} />
+            <p id="sign-out-everywhere-help" className="text-sm text-slate-600">
+              {/* First-strong isolation: an Arabic store name inside a French sentence keeps both in order. */}
+              {t("Shell.signOutEverywhereHelp", { name: `\u2068${access.install.storeName}\u2069` })}
+            </p>
+            <button
+              type="submit"
+              aria-describedby="sign-out-everywhere-help"
+              className="rounded-md px-3 py-1.5 text-sm font-medium text-red-800 ring-1 ring-red-200 hover:bg-red-50 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-red-800"
+            >
+              {t("Shell.signOutEverywhere")}
+            </button>
+          </form>
+        </footer>
       </div>
     </ClientMessages>
   );

@@ -1,0 +1,36 @@
+import { NextResponse, type NextRequest } from "next/server";
+import { getDb } from "@/db/index";
+import { env } from "@/lib/env";
+import { log } from "@/lib/log";
+import { currentSessionId, endSessionsHoldingStore } from "@/lib/session";
+import { resolveStoreAccess } from "@/lib/tenancy";
+
+export const dynamic = "force-dynamic";
+
+/**
+ * Sign out everywhere for one store (form field `storeId`): every session that holds the store ends, on every
+ * device. Only a session that holds the store may ask; anything else gets the same 404 as a store page.
+ * Cross-site posts never reach here (proxy.ts).
+ */
+export async function POST(request: NextRequest) {
+  const form = await request.formData().catch(() => null);
+  const storeIdField = form?.get("storeId");
+  const db = await getDb();
+  const access = await resolveStoreAccess(
+    db,
+    await currentSessionId(),
+    typeof storeIdField === "string" ? storeIdField : "",
+    new Date(),
+  );
+  if (!access.ok) {
+    return new NextResponse("Not found: this browser has no session holding that store.", {
+      status: 404,
+      headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" },
+    });
+  }
+  const ended = await endSessionsHoldingStore(db, access.storeId);
+  log.info("signed out everywhere", { storeId: access.storeId, sessionsEnded: ended });
+  const response = NextResponse.redirect(`${env.APP_URL}/?signed_out=everywhere`, 303);
+  response.headers.set("Cache-Control", "no-store");
+  return response;
+}
