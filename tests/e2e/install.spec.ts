@@ -155,7 +155,7 @@ test("a store outside the session is refused, and sign-out forgets the stores", 
   expect((await page.goto("/stores/abc/orders"))?.status()).toBe(404);
 
   await page.goto("/stores");
-  await page.getByRole("button", { name: "Sign out" }).click();
+  await page.getByRole("button", { name: "Sign out", exact: true }).click();
   await expect(page).toHaveURL(/\/$/);
   await expect(page.getByRole("link", { name: "Install on your stores" })).toBeVisible();
   await expect(page.getByRole("link", { name: /Open your stores/ })).toHaveCount(0);

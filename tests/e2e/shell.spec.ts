@@ -58,7 +58,7 @@ test("switches between the session's stores and sections, and signs out", async 
   }
 
   await page.goto("/stores/101/orders");
-  await page.getByRole("button", { name: "Sign out" }).click();
+  await page.getByRole("button", { name: "Sign out", exact: true }).click();
   await expect(page).toHaveURL("/");
   const after = await page.goto("/stores/101/orders");
   expect(after?.status()).toBe(404);
