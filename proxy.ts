@@ -95,8 +95,8 @@ export function proxy(request: NextRequest): NextResponse {
     formActionOrigins: authOrigin ? [authOrigin] : [],
   });
 
-  // Every state-changing route at once (sign-out, server actions, forms): the session cookie is SameSite=Lax,
-  // which still lets another site's top-level POST navigation through in some browsers' first two minutes.
+  // Every state-changing route at once (sign-out, server actions, forms). SameSite=Lax keeps the cookie off other
+  // sites' POSTs, but not off a sibling subdomain's, which may be someone else's app.
   if (!isSafeMethod(request.method) && isCrossSiteRequest(request.headers, new URL(env.APP_URL).origin)) {
     const refusal = new NextResponse(CROSS_SITE_REFUSAL, {
       status: 403,
