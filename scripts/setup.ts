@@ -17,7 +17,7 @@ import { existsSync } from "node:fs";
 import { chmod, readFile, writeFile } from "node:fs/promises";
 import { parseArgs } from "node:util";
 import { formatReport, isLocalPlatform, runDoctor } from "../lib/doctor";
-import { checkVariables, FIXES } from "../lib/doctor/env-checks";
+import { checkVariables } from "../lib/doctor/env-checks";
 import { checkRedirectUri, checkWebhookUrl, redirectUriOf, webhookUrlOf } from "../lib/doctor/url-checks";
 import { serviceDomainsOf } from "../lib/webhook-url/domains";
 import { envValues, parseEnvFile, serializeEnvFile, setEnvValues } from "./support/env-file";
@@ -61,7 +61,7 @@ function problemOf(name: string, candidate: Record<string, string>): string | nu
   const localPlatform = isLocalPlatform(candidate);
   const { checks } = checkVariables(candidate);
   const line = checks.find((check) => check.id === `env.${name}`);
-  if (line && line.status === "fail") return `${name} ${line.detail}${FIXES[name] ? ` (${FIXES[name]})` : ""}`;
+  if (line && line.status === "fail") return `${name} ${line.detail}${line.fix ? ` (${line.fix})` : ""}`;
   if (name === "APP_URL" && line?.status === "pass") {
     const appUrl = (candidate.APP_URL ?? "").replace(/\/+$/, "");
     const serviceDomains = serviceDomainsOf([candidate.SVC_AUTH_URL, candidate.SVC_API_URL]);

@@ -1,13 +1,13 @@
 import { checkDatabase, type DatabaseOpener } from "./database-checks";
 import { serviceDomainsOf } from "@/lib/webhook-url/domains";
 import { checkVariables, type RawEnv } from "./env-checks";
-import { isLocalPlatform } from "./local-platform";
+import { isLocalPlatform } from "@/lib/env";
 import { checkApiReachable, checkClientCredentials } from "./platform-checks";
 import type { CheckResult, DoctorReport } from "./types";
 import { checkRedirectUri, checkWebhookUrl } from "./url-checks";
 
 export type { CheckResult, DoctorReport } from "./types";
-export { isLocalPlatform } from "./local-platform";
+export { isLocalPlatform } from "@/lib/env";
 
 export type DoctorOptions = {
   /** Extra service domains (besides those of SVC_AUTH_URL and SVC_API_URL and lib/webhook-url/domains.ts). */
