@@ -1,3 +1,4 @@
+import { redirectUriOf, webhookUrlOf } from "@/lib/webhook-url/app-urls";
 import { webhookUrlProblems, type UrlRuleOptions } from "@/lib/webhook-url/rules";
 import type { CheckResult } from "./types";
 
@@ -12,14 +13,6 @@ export function displayUrl(url: string): string {
   } catch {
     return "(not a URL)";
   }
-}
-
-export function redirectUriOf(appUrl: string): string {
-  return `${appUrl.replace(/\/+$/, "")}/oauth/callback`;
-}
-
-export function webhookUrlOf(appUrl: string): string {
-  return `${appUrl.replace(/\/+$/, "")}/api/webhooks`;
 }
 
 /** The redirect URI must equal the registered one character for character, so APP_URL must be a bare origin. */
