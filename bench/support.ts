@@ -3,7 +3,6 @@
  * started with a complete production environment, and percentiles.
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { createServer, type AddressInfo } from "node:net";
 import path from "node:path";
 import { createScratchDatabase, type ScratchDatabase } from "@/db/scratch";
 import { DEV_APP } from "@/lib/dev-app";
@@ -18,16 +17,7 @@ export function benchDatabase(prefix: string): Promise<ScratchDatabase> {
   return createScratchDatabase(serverUrl, prefix);
 }
 
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
+export { freePort } from "../scripts/support/free-port";
 
 /** A complete production environment: the benchmarks measure the real server, validation and all. */
 export function productionEnv(databaseUrl: string, port: number): NodeJS.ProcessEnv {

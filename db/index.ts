@@ -1,6 +1,7 @@
 import "server-only";
 import { env } from "@/lib/env";
-import { openDatabase, type DatabaseHandle, type Db } from "./client";
+import type { DatabaseHandle, Db } from "./client";
+import { openDatabaseFromEnv } from "./open-from-env";
 
 /**
  * The app's database, one per process. Kept on globalThis so dev-server reloads reuse it: two PGlite instances
@@ -12,13 +13,7 @@ const globalForDb = globalThis as unknown as { appDatabase?: Promise<DatabaseHan
 export function getDatabase(): Promise<DatabaseHandle> {
   if (!globalForDb.appDatabase) {
     globalForDb.appDatabaseOpening = true;
-    globalForDb.appDatabase = (async () => {
-      const handle = env.DATABASE_URL
-        ? await openDatabase({ url: env.DATABASE_URL })
-        : await openDatabase({ embedded: env.PGLITE_DIR });
-      if (handle.kind === "embedded") await handle.migrate();
-      return handle;
-    })()
+    globalForDb.appDatabase = openDatabaseFromEnv({ env, migrateEmbedded: true })
       .catch((error: unknown) => {
         globalForDb.appDatabase = undefined;
         throw error;

@@ -30,45 +30,189 @@ const origin = z
   .url("must be an absolute URL such as https://app.example.com")
   .transform((value) => value.replace(/\/+$/, ""));
 
-const schema = z.object({
-  NODE_ENV: z.enum(["development", "test", "production"]).default("development"),
-  APP_URL: origin,
-  SVC_AUTH_URL: origin,
-  SVC_API_URL: origin,
-  SVC_CLIENT_ID: z.string().regex(/^svcapp_[0-9a-f]{20}$/, "must be svcapp_ followed by 20 hex characters"),
-  SVC_CLIENT_SECRET: z.string().regex(/^svcas_[0-9a-f]{48}$/, "must be svcas_ followed by 48 hex characters"),
-  SVC_WEBHOOK_SECRET: z.string().min(16, "must be the webhook signing secret from the developer console"),
-  SVC_SCOPES: z
-    .string()
-    .max(512, "must be at most 512 characters (the platform's limit on scope)")
-    .optional()
-    .transform((value) => (value && value.trim() ? value.trim().split(/\s+/) : undefined)),
-  SESSION_SECRET: z.string().min(32, "must be at least 32 characters"),
-  TOKEN_ENCRYPTION_KEY: base64Key32,
+export type RawEnv = Record<string, string | undefined>;
+
+const PUBLISHED_VALUE = "is the template's public development value";
+const NEEDS_HTTPS = "must use https in production";
+
+/** What production refuses beyond the schema, given the value set and where the platform is. */
+type ProductionRule = (value: string | undefined, platform: { local: boolean }) => string | null;
+
+export type EnvVariable = {
+  schema: z.ZodType;
+  /**
+   * "required": production refuses to start without it (the doctor always prints it). "optional": may be unset (the
+   * doctor prints it when set). "internal": set by the tooling, not the deployer (the doctor prints it only when bad).
+   */
+  setting: "required" | "optional" | "internal";
+  /** Its value in development and test when unset; production gets none. */
+  development?: (raw: RawEnv) => string;
+  production?: ProductionRule;
+  /** What the doctor (and `npm run setup`) tells the deployer to do when the variable fails. */
+  fix?: string;
+};
+
+/** A secret whose development default is published in this repository: production refuses it, whatever else is set. */
+function publishedSecret(value: string): Pick<EnvVariable, "development" | "production"> {
+  return { development: () => value, production: (set) => (set === value ? PUBLISHED_VALUE : null) };
+}
+
+/**
+ * The emulator's built-in app (lib/dev-app.ts): published too, but it only opens the emulator. A production build
+ * may use it against an emulator on this machine (the browser tests and benchmarks run that way); with any other
+ * platform host it is refused like the secrets above.
+ */
+function emulatorCredential(value: string): Pick<EnvVariable, "development" | "production"> {
+  return { development: () => value, production: (set, platform) => (!platform.local && set === value ? PUBLISHED_VALUE : null) };
+}
+
+const emulatorOrigin = (raw: RawEnv) => `http://localhost:${raw.EMULATOR_PORT ?? DEV_APP.emulatorPort}`;
+
+/** The platform's hosts receive the client secret and every token: plain http would send them in clear. */
+const httpsOffEmulator: ProductionRule = (value, platform) =>
+  !platform.local && value !== undefined && !value.startsWith("https://") ? NEEDS_HTTPS : null;
+
+const DEVELOPMENT_TOKEN_KEY = Buffer.alloc(32, 7).toString("base64");
+
+/**
+ * Every variable the app reads, once: its schema, whether production needs it, its development default, what
+ * production refuses beyond the schema and the doctor's fix. Listed in the order the doctor prints them. To add one:
+ * add it here and to .env.example; the server, `npm run doctor` and `npm run setup` follow.
+ */
+const ENV_VARIABLES = {
+  APP_URL: {
+    schema: origin,
+    setting: "required",
+    development: () => DEV_APP.appUrl,
+    fix: "set it to the app's public origin, e.g. https://app.example.com (no path)",
+  },
+  SVC_AUTH_URL: {
+    schema: origin,
+    setting: "required",
+    development: emulatorOrigin,
+    production: httpsOffEmulator,
+    fix: "set it to the platform's auth host ({auth_url}) from the developer console",
+  },
+  SVC_API_URL: {
+    schema: origin,
+    setting: "required",
+    development: emulatorOrigin,
+    production: httpsOffEmulator,
+    fix: "set it to the platform's REST API host ({base_url}), without /v1",
+  },
+  SVC_CLIENT_ID: {
+    schema: z.string().regex(/^svcapp_[0-9a-f]{20}$/, "must be svcapp_ followed by 20 hex characters"),
+    setting: "required",
+    ...emulatorCredential(DEV_APP.clientId),
+    fix: "copy the client id from the developer console (svcapp_ followed by 20 hex characters)",
+  },
+  SVC_CLIENT_SECRET: {
+    schema: z.string().regex(/^svcas_[0-9a-f]{48}$/, "must be svcas_ followed by 48 hex characters"),
+    setting: "required",
+    ...emulatorCredential(DEV_APP.clientSecret),
+    fix: "copy the client secret from the developer console (svcas_ followed by 48 hex characters)",
+  },
+  SVC_WEBHOOK_SECRET: {
+    schema: z.string().min(16, "must be the webhook signing secret from the developer console"),
+    setting: "required",
+    ...emulatorCredential(DEV_APP.webhookSecret),
+    fix: "copy the webhook signing secret from the developer console",
+  },
+  SESSION_SECRET: {
+    schema: z.string().min(32, "must be at least 32 characters"),
+    setting: "required",
+    ...publishedSecret("development-only-session-secret-not-for-production"),
+    fix: "generate one with `openssl rand -base64 48` (at least 32 characters)",
+  },
+  TOKEN_ENCRYPTION_KEY: {
+    schema: base64Key32,
+    setting: "required",
+    ...publishedSecret(DEVELOPMENT_TOKEN_KEY),
+    fix: "generate one with `openssl rand -base64 32` (exactly 32 bytes, base64)",
+  },
+  DATABASE_URL: {
+    schema: z
+      .string()
+      .regex(/^postgres(ql)?:\/\//, "must be a postgres:// or postgresql:// URL")
+      .optional(),
+    setting: "optional",
+    fix: "use a postgres:// or postgresql:// URL, or unset it to use the embedded database",
+  },
+  SVC_SCOPES: {
+    schema: z
+      .string()
+      .max(512, "must be at most 512 characters (the platform's limit on scope)")
+      .optional()
+      .transform((value) => (value && value.trim() ? value.trim().split(/\s+/) : undefined)),
+    setting: "optional",
+    // Unset in production keeps the platform's meaning: every scope registered on the app.
+    development: () => PAGE_SCOPES.join(" "),
+    fix: "list scopes separated by spaces, at most 512 characters, or unset it to request all registered scopes",
+  },
   /** Comma-separated retired keys, still accepted for decryption until `npm run tokens:rotate` has run. */
-  TOKEN_ENCRYPTION_KEYS_PREVIOUS: z
-    .string()
-    .optional()
-    .transform((value) => (value ? value.split(",").map((key) => key.trim()).filter(Boolean) : []))
-    .pipe(z.array(base64Key32)),
-  DATABASE_URL: z
-    .string()
-    .regex(/^postgres(ql)?:\/\//, "must be a postgres:// or postgresql:// URL")
-    .optional(),
-  /** Folder of the embedded database when DATABASE_URL is unset. */
-  PGLITE_DIR: z.string().default(".data/pglite"),
-  EMULATOR_PORT: z.coerce.number().int().min(1).max(65535).default(DEV_APP.emulatorPort),
+  TOKEN_ENCRYPTION_KEYS_PREVIOUS: {
+    schema: z
+      .string()
+      .optional()
+      .transform((value) => (value ? value.split(",").map((key) => key.trim()).filter(Boolean) : []))
+      .pipe(z.array(base64Key32)),
+    setting: "optional",
+    production: (value) =>
+      (value ?? "").split(",").map((key) => key.trim()).includes(DEVELOPMENT_TOKEN_KEY)
+        ? "lists the template's public development key"
+        : null,
+    fix: "list retired keys comma-separated, each 32 bytes in base64, or unset it",
+  },
   /** Bearer secret for `POST /api/cron/sync-orders` (hosted schedulers). Unset in production: the route is off. */
-  CRON_SECRET: z.string().min(16, "must be at least 16 characters").optional(),
-  LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),
+  CRON_SECRET: {
+    schema: z.string().min(16, "must be at least 16 characters").optional(),
+    setting: "optional",
+    ...publishedSecret("development-only-cron-secret"),
+    fix: "generate one with `openssl rand -hex 24` (at least 16 characters), or unset it to turn the cron route off",
+  },
+  LOG_LEVEL: {
+    schema: z.enum(["debug", "info", "warn", "error"]).default("info"),
+    setting: "optional",
+    fix: "use debug, info, warn or error",
+  },
+  /** Folder of the embedded database when DATABASE_URL is unset. */
+  PGLITE_DIR: {
+    schema: z.string().default(".data/pglite"),
+    setting: "optional",
+    fix: "name a folder the app may write to, or unset it to use .data/pglite",
+  },
   /** The merchant UI's language when neither the switcher's cookie nor the browser's languages name one we have. */
-  DEFAULT_LOCALE: z.enum(LOCALES, { error: `must be one of ${LOCALES.join(", ")}` }).default("fr"),
+  DEFAULT_LOCALE: {
+    schema: z.enum(LOCALES, { error: `must be one of ${LOCALES.join(", ")}` }).default("fr"),
+    setting: "optional",
+    fix: `use one of ${LOCALES.join(", ")}, or unset it for fr`,
+  },
   /** Time zone the stores' dates and times are shown in (an IANA name). */
-  STORE_TIME_ZONE: z
-    .string()
-    .refine(isTimeZone, "must be an IANA time zone name such as Africa/Algiers")
-    .default("Africa/Algiers"),
-});
+  STORE_TIME_ZONE: {
+    schema: z
+      .string()
+      .refine(isTimeZone, "must be an IANA time zone name such as Africa/Algiers")
+      .default("Africa/Algiers"),
+    setting: "optional",
+    fix: "use an IANA time zone name such as Africa/Algiers, or unset it",
+  },
+  NODE_ENV: {
+    schema: z.enum(["development", "test", "production"]).default("development"),
+    setting: "internal",
+  },
+  EMULATOR_PORT: {
+    schema: z.coerce.number().int().min(1).max(65535).default(DEV_APP.emulatorPort),
+    setting: "internal",
+  },
+} satisfies Record<string, EnvVariable>;
+
+type EnvName = keyof typeof ENV_VARIABLES;
+
+/** The table as entries, in its order, each seen as a plain EnvVariable. */
+export const ENV_VARIABLE_LIST = Object.entries(ENV_VARIABLES) as readonly [EnvName, EnvVariable][];
+
+type Schemas = { [Name in EnvName]: (typeof ENV_VARIABLES)[Name]["schema"] };
+const schema = z.object(Object.fromEntries(ENV_VARIABLE_LIST.map(([name, variable]) => [name, variable.schema])) as Schemas);
 
 export type Env = z.infer<typeof schema>;
 
@@ -81,77 +225,37 @@ function isTimeZone(value: string): boolean {
   }
 }
 
-type RawEnv = Record<string, string | undefined>;
-
-/**
- * Secrets whose development default is published in this repository. Production refuses them, whatever else is set.
- * The emulator's app credentials are the exception below; these three protect the app's own data and sessions.
- */
-export const PUBLISHED_SECRETS = {
-  SESSION_SECRET: "development-only-session-secret-not-for-production",
-  TOKEN_ENCRYPTION_KEY: Buffer.alloc(32, 7).toString("base64"),
-  CRON_SECRET: "development-only-cron-secret",
-} as const;
-
-/**
- * The emulator's built-in app (lib/dev-app.ts): published too, but they only open the emulator. A production build
- * may use them against an emulator on this machine (the browser tests and benchmarks run that way); with any other
- * platform host they are refused like the secrets above.
- */
-export const EMULATOR_CREDENTIALS = {
-  SVC_CLIENT_ID: DEV_APP.clientId,
-  SVC_CLIENT_SECRET: DEV_APP.clientSecret,
-  SVC_WEBHOOK_SECRET: DEV_APP.webhookSecret,
-} as const;
-
-/** The platform's hosts receive the client secret and every token: plain http would send them in clear. */
-export const HTTPS_ONLY = ["SVC_AUTH_URL", "SVC_API_URL"] as const;
-
-export const PUBLISHED_VALUE = "is the template's public development value";
-export const NEEDS_HTTPS = "must use https in production";
-
 function developmentDefaults(raw: RawEnv): RawEnv {
-  const emulatorPort = raw.EMULATOR_PORT ?? String(DEV_APP.emulatorPort);
-  const emulatorOrigin = `http://localhost:${emulatorPort}`;
-  return {
-    APP_URL: DEV_APP.appUrl,
-    SVC_AUTH_URL: emulatorOrigin,
-    SVC_API_URL: emulatorOrigin,
-    ...EMULATOR_CREDENTIALS,
-    ...PUBLISHED_SECRETS,
-    SVC_SCOPES: PAGE_SCOPES.join(" "),
-  };
+  return Object.fromEntries(ENV_VARIABLE_LIST.flatMap(([name, variable]) => (variable.development ? [[name, variable.development(raw)]] : [])));
 }
 
 function isLoopback(url: string | undefined): boolean {
   try {
-    const host = new URL(url ?? "").hostname;
-    return host === "localhost" || host === "[::1]" || /^127(\.\d{1,3}){3}$/.test(host);
+    const parsed = new URL(url ?? "");
+    const host = parsed.hostname;
+    const loopback = host === "localhost" || host === "[::1]" || /^127(\.\d{1,3}){3}$/.test(host);
+    return loopback && (parsed.protocol === "http:" || parsed.protocol === "https:");
   } catch {
     return false;
   }
 }
 
+/**
+ * The platform's hosts are on this machine: the only platform there is the emulator, so the configuration is a
+ * rehearsal against it. Production then lets the emulator's own app credentials and plain http to it pass, and the
+ * doctor shows the real console's rules as warnings; the secrets that protect the app's own data are judged as usual.
+ */
+export function isLocalPlatform(raw: RawEnv): boolean {
+  return isLoopback(raw.SVC_AUTH_URL) && isLoopback(raw.SVC_API_URL);
+}
+
 /** What production refuses beyond the schema, one problem per variable; values are compared, never printed. */
 function productionProblems(raw: RawEnv): { variable: string; message: string }[] {
-  const problems: { variable: string; message: string }[] = [];
-  for (const [variable, published] of Object.entries(PUBLISHED_SECRETS)) {
-    if (raw[variable] === published) problems.push({ variable, message: PUBLISHED_VALUE });
-  }
-  const previousKeys = (raw.TOKEN_ENCRYPTION_KEYS_PREVIOUS ?? "").split(",").map((key) => key.trim());
-  if (previousKeys.includes(PUBLISHED_SECRETS.TOKEN_ENCRYPTION_KEY)) {
-    problems.push({ variable: "TOKEN_ENCRYPTION_KEYS_PREVIOUS", message: "lists the template's public development key" });
-  }
-  const emulatorHere = HTTPS_ONLY.every((variable) => isLoopback(raw[variable]));
-  if (!emulatorHere) {
-    for (const [variable, published] of Object.entries(EMULATOR_CREDENTIALS)) {
-      if (raw[variable] === published) problems.push({ variable, message: PUBLISHED_VALUE });
-    }
-    for (const variable of HTTPS_ONLY) {
-      if (raw[variable] !== undefined && !raw[variable].startsWith("https://")) problems.push({ variable, message: NEEDS_HTTPS });
-    }
-  }
-  return problems;
+  const platform = { local: isLocalPlatform(raw) };
+  return ENV_VARIABLE_LIST.flatMap(([variable, { production }]) => {
+    const message = production?.(raw[variable], platform);
+    return message ? [{ variable, message }] : [];
+  });
 }
 
 export class EnvError extends Error {

@@ -5,17 +5,14 @@
  */
 import { readFile } from "node:fs/promises";
 import path from "node:path";
-import { MIGRATIONS_FOLDER, openDatabase } from "../db/client";
-import { parseEnv } from "../lib/env";
+import { MIGRATIONS_FOLDER } from "../db/client";
+import { openDatabaseFromEnv } from "../db/open-from-env";
 
 async function main(): Promise<void> {
-  const env = parseEnv(process.env);
   const journal = JSON.parse(await readFile(path.join(MIGRATIONS_FOLDER, "meta", "_journal.json"), "utf8")) as {
     entries: { tag: string }[];
   };
-  const handle = env.DATABASE_URL
-    ? await openDatabase({ url: env.DATABASE_URL, maxConnections: 1 })
-    : await openDatabase({ embedded: env.PGLITE_DIR });
+  const handle = await openDatabaseFromEnv({ maxConnections: 1 });
   console.log(`Applying ${journal.entries.length} migration(s) to ${handle.kind} database ${handle.location} …`);
   const started = Date.now();
   try {

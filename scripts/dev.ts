@@ -11,13 +11,12 @@
  */
 import { createServer } from "node:net";
 import { createInterface } from "node:readline";
-import { parseEnv } from "../lib/env";
+import { env } from "../lib/env";
 import { spawnGroup, stopGroups, stopGroupsOnSignals } from "./support/process-group";
 
 const started = Date.now();
 // `PORT=3005 npm run dev` moves the app; the app's own URL (redirect URI, webhook URL) follows unless APP_URL is set.
 if (process.env.PORT && !process.env.APP_URL) process.env.APP_URL = `http://localhost:${process.env.PORT}`;
-const env = parseEnv(process.env);
 const appPort = new URL(env.APP_URL).port || "3000";
 const emulatorUrl = `http://localhost:${env.EMULATOR_PORT}`;
 // A minute of platform time passes in five seconds, so webhooks for a test order arrive while you watch.

@@ -8,21 +8,16 @@
  *   npm run data:purge -- --dry-run    list the stores that would be purged
  */
 import { parseArgs } from "node:util";
-import { openDatabase } from "../db/client";
-import { parseEnv } from "../lib/env";
+import { openDatabaseFromEnv } from "../db/open-from-env";
 import { purgeUninstalledStores, RETENTION_DAYS } from "../lib/webhooks/retention";
 
 const { values } = parseArgs({ options: { "dry-run": { type: "boolean", default: false } } });
 
 async function main(): Promise<void> {
-  const env = parseEnv(process.env);
-  const handle = env.DATABASE_URL
-    ? await openDatabase({ url: env.DATABASE_URL, maxConnections: 1 })
-    : await openDatabase({ embedded: env.PGLITE_DIR });
+  const handle = await openDatabaseFromEnv({ maxConnections: 1, migrateEmbedded: true });
   if (handle.kind === "embedded") {
     // One process per embedded folder: a running app on the same folder would corrupt it.
     console.log(`Embedded database ${handle.location}: make sure the app is stopped while this runs.`);
-    await handle.migrate();
   }
   try {
     const dryRun = values["dry-run"] ?? false;

@@ -6,21 +6,17 @@
  * with any configured key and seals new ones with the current key. Safe to run again; rows changed meanwhile
  * (a re-install, an uninstall) are left as they are.
  */
-import { openDatabase } from "../db/client";
+import { openDatabaseFromEnv } from "../db/open-from-env";
 import { keyRing } from "../lib/crypto/token-cipher";
 import { rotateTokenKeys } from "../lib/crypto/rotate-tokens";
-import { parseEnv } from "../lib/env";
+import { env } from "../lib/env";
 
 async function main(): Promise<number> {
-  const env = parseEnv(process.env);
   const ring = keyRing(env.TOKEN_ENCRYPTION_KEY, env.TOKEN_ENCRYPTION_KEYS_PREVIOUS);
-  const handle = env.DATABASE_URL
-    ? await openDatabase({ url: env.DATABASE_URL, maxConnections: 1 })
-    : await openDatabase({ embedded: env.PGLITE_DIR });
+  const handle = await openDatabaseFromEnv({ maxConnections: 1, migrateEmbedded: true });
   if (handle.kind === "embedded") {
     // One process per embedded folder: a running app on the same folder would corrupt it.
     console.log(`Embedded database ${handle.location}: make sure the app is stopped while this runs.`);
-    await handle.migrate();
   }
   console.log(
     `Current key ${ring.current.id}; previous keys: ${ring.previous.map((key) => key.id).join(", ") || "(none)"}.`,

@@ -17,8 +17,10 @@ import { existsSync } from "node:fs";
 import { chmod, readFile, writeFile } from "node:fs/promises";
 import { parseArgs } from "node:util";
 import { formatReport, isLocalPlatform, runDoctor } from "../lib/doctor";
-import { checkVariables, FIXES } from "../lib/doctor/env-checks";
-import { checkRedirectUri, checkWebhookUrl, redirectUriOf, serviceDomainsOf, webhookUrlOf } from "../lib/doctor/url-checks";
+import { checkVariables } from "../lib/doctor/env-checks";
+import { checkRedirectUri, checkWebhookUrl } from "../lib/doctor/url-checks";
+import { redirectUriOf, webhookUrlOf } from "../lib/webhook-url/app-urls";
+import { serviceDomainsOf } from "../lib/webhook-url/domains";
 import { envValues, parseEnvFile, serializeEnvFile, setEnvValues } from "./support/env-file";
 import { createPrompter, type Prompter } from "./support/prompt";
 
@@ -60,10 +62,10 @@ function problemOf(name: string, candidate: Record<string, string>): string | nu
   const localPlatform = isLocalPlatform(candidate);
   const { checks } = checkVariables(candidate);
   const line = checks.find((check) => check.id === `env.${name}`);
-  if (line && line.status === "fail") return `${name} ${line.detail}${FIXES[name] ? ` (${FIXES[name]})` : ""}`;
+  if (line && line.status === "fail") return `${name} ${line.detail}${line.fix ? ` (${line.fix})` : ""}`;
   if (name === "APP_URL" && line?.status === "pass") {
     const appUrl = (candidate.APP_URL ?? "").replace(/\/+$/, "");
-    const serviceDomains = serviceDomainsOf([candidate.SVC_AUTH_URL ?? null, candidate.SVC_API_URL ?? null]);
+    const serviceDomains = serviceDomainsOf([candidate.SVC_AUTH_URL, candidate.SVC_API_URL]);
     for (const check of [checkRedirectUri(appUrl), checkWebhookUrl(appUrl, { serviceDomains, localPlatform })]) {
       if (check.status === "fail") return `APP_URL: ${check.detail}${check.fix ? ` (${check.fix})` : ""}`;
     }

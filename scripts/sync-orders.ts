@@ -11,8 +11,9 @@
  * the pass is asked of the app itself through POST /api/cron/sync-orders; otherwise the folder is opened here.
  */
 import { parseArgs } from "node:util";
-import { openDatabase, type DatabaseHandle } from "../db/client";
-import { parseEnv, type Env } from "../lib/env";
+import type { DatabaseHandle } from "../db/client";
+import { openDatabaseFromEnv } from "../db/open-from-env";
+import { env, type Env } from "../lib/env";
 import { formatSyncResult } from "../lib/sync/format";
 import { syncAllStores, syncStoreOrders, type SyncResult } from "../lib/sync/orders-sync";
 
@@ -62,7 +63,6 @@ async function main(): Promise<number> {
     console.log("Usage: npm run orders:sync -- [--store <id>] [--full] [--watch]");
     return 0;
   }
-  const env = parseEnv(process.env);
   const store = values.store ? Number(values.store) : null;
   if (store !== null && !(Number.isInteger(store) && store > 0)) {
     console.error("✗ --store takes a store id (a positive integer).");
@@ -70,13 +70,7 @@ async function main(): Promise<number> {
   }
   let opened: Promise<DatabaseHandle> | null = null;
   const handle = () =>
-    (opened ??= (async () => {
-      const database = env.DATABASE_URL
-        ? await openDatabase({ url: env.DATABASE_URL, maxConnections: 4 })
-        : await openDatabase({ embedded: env.PGLITE_DIR });
-      if (database.kind === "embedded") await database.migrate();
-      return database;
-    })());
+    (opened ??= openDatabaseFromEnv({ maxConnections: 4, migrateEmbedded: true }));
 
   let failed = false;
   let stop = false;

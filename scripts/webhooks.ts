@@ -25,7 +25,8 @@
  * events reach only a store the app is installed on: install it first (npm run dev).
  */
 import { parseArgs } from "node:util";
-import { parseEnv } from "../lib/env";
+import { env } from "../lib/env";
+import { webhookUrlOf } from "../lib/webhook-url/app-urls";
 import { newEventId, sampleEnvelope, signDelivery, type SignedDelivery } from "../lib/webhooks/samples";
 import { EmulatorTrigger, describeDelivery, parseOverrides } from "./support/emulator-trigger";
 
@@ -113,8 +114,7 @@ async function main(): Promise<number> {
     );
     return event ? 0 : 2;
   }
-  const env = parseEnv(process.env);
-  const url = values.url ?? `${env.APP_URL}/api/webhooks`;
+  const url = values.url ?? webhookUrlOf(env.APP_URL);
   const storeId = Number(values.store);
   const faultCase = values.duplicate || values.stale || values["bad-signature"] || values["out-of-order"] || event === "all";
   if (ORDER_EVENTS.includes(event) && !faultCase && !values.direct && !values.url) {

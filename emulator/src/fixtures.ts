@@ -1,5 +1,6 @@
 import { FIRST_NAMES, LAST_NAMES, STORE_THEMES, WILAYAS } from "./catalog";
 import { DEV_APP } from "@/lib/dev-app";
+import { redirectUriOf, webhookUrlOf } from "@/lib/webhook-url/app-urls";
 import { nextId } from "./ids";
 import type { App, Category, Customer, EmulatorState, Merchant, Store } from "./model";
 import { ORDER_STATUSES, buildOrder } from "./order-factory";
@@ -46,10 +47,10 @@ export function devApp(appUrl: string): App {
     developerMerchantId: 3,
     status: "approved",
     minimumPlan: "basic",
-    redirectUris: [`${appUrl}/oauth/callback`],
+    redirectUris: [redirectUriOf(appUrl)],
     scopes: [...APP_SCOPES],
     // Verified in the fixtures so `npm run dev` receives events at once; the real console needs a verify first.
-    webhook: { url: `${appUrl}/api/webhooks`, secret: DEV_APP.webhookSecret, verified: true, disabled: false, consecutiveFailures: 0 },
+    webhook: { url: webhookUrlOf(appUrl), secret: DEV_APP.webhookSecret, verified: true, disabled: false, consecutiveFailures: 0 },
   };
 }
 

@@ -4,6 +4,7 @@ import { createControl, type EmulatorControl } from "./control/control";
 import { controlRoutes } from "./control/routes";
 import { webhookControlRoutes } from "./control/webhooks";
 import { DEV_APP } from "@/lib/dev-app";
+import { redirectUriOf, webhookUrlOf } from "@/lib/webhook-url/app-urls";
 import { createFixtureState } from "./fixtures";
 import { createEmulatorServer } from "./http/server";
 import type { EmulatorConfig, EmulatorContext, Route } from "./http/types";
@@ -49,8 +50,8 @@ export type RunningEmulator = {
 function syncDevApp(state: EmulatorState, appUrl: string): void {
   const app = state.apps.find((candidate) => candidate.clientId === DEV_APP.clientId);
   if (!app) return;
-  app.redirectUris = [`${appUrl}/oauth/callback`];
-  app.webhook.url = `${appUrl}/api/webhooks`;
+  app.redirectUris = [redirectUriOf(appUrl)];
+  app.webhook.url = webhookUrlOf(appUrl);
 }
 
 export async function startEmulator(options: StartOptions = {}): Promise<RunningEmulator> {

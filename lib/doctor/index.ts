@@ -1,16 +1,16 @@
 import { checkDatabase, type DatabaseOpener } from "./database-checks";
-import { SERVICE_DOMAINS } from "@/lib/webhook-url/domains";
+import { serviceDomainsOf } from "@/lib/webhook-url/domains";
 import { checkVariables, type RawEnv } from "./env-checks";
-import { isLocalPlatform } from "./local-platform";
+import { isLocalPlatform } from "@/lib/env";
 import { checkApiReachable, checkClientCredentials } from "./platform-checks";
 import type { CheckResult, DoctorReport } from "./types";
-import { checkRedirectUri, checkWebhookUrl, serviceDomainsOf } from "./url-checks";
+import { checkRedirectUri, checkWebhookUrl } from "./url-checks";
 
 export type { CheckResult, DoctorReport } from "./types";
-export { isLocalPlatform } from "./local-platform";
+export { isLocalPlatform } from "@/lib/env";
 
 export type DoctorOptions = {
-  /** Extra service domains (besides those of SVC_AUTH_URL and SVC_API_URL and lib/doctor/domains.ts). */
+  /** Extra service domains (besides those of SVC_AUTH_URL and SVC_API_URL and lib/webhook-url/domains.ts). */
   serviceDomains?: readonly string[];
   /** Replaces the built-in list of serverless free subdomains. */
   serverlessDomains?: readonly string[];
@@ -42,7 +42,7 @@ export async function runDoctor(raw: RawEnv, options: DoctorOptions = {}): Promi
   checks.push(checkRedirectUri(appUrl));
   checks.push(
     checkWebhookUrl(appUrl, {
-      serviceDomains: serviceDomainsOf([raw.SVC_AUTH_URL ?? null, raw.SVC_API_URL ?? null], [...SERVICE_DOMAINS, ...(options.serviceDomains ?? [])]),
+      serviceDomains: serviceDomainsOf([raw.SVC_AUTH_URL, raw.SVC_API_URL], options.serviceDomains),
       serverlessDomains: options.serverlessDomains,
       localPlatform,
     }),

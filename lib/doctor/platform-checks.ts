@@ -1,6 +1,6 @@
 import { redact } from "@/lib/log";
 import type { CheckResult } from "./types";
-import { redirectUriOf } from "./url-checks";
+import { redirectUriOf } from "@/lib/webhook-url/app-urls";
 
 export type PlatformCheckInput = {
   authUrl: string | null;

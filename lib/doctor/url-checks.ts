@@ -1,6 +1,6 @@
-import { registrableDomain } from "@/lib/webhook-url/domains";
+import { redirectUriOf, webhookUrlOf } from "@/lib/webhook-url/app-urls";
+import { webhookUrlProblems, type UrlRuleOptions } from "@/lib/webhook-url/rules";
 import type { CheckResult } from "./types";
-import { webhookUrlProblems } from "./webhook-url";
 
 /** A URL as it may be printed: a user name or password in it is replaced. */
 export function displayUrl(url: string): string {
@@ -13,14 +13,6 @@ export function displayUrl(url: string): string {
   } catch {
     return "(not a URL)";
   }
-}
-
-export function redirectUriOf(appUrl: string): string {
-  return `${appUrl.replace(/\/+$/, "")}/oauth/callback`;
-}
-
-export function webhookUrlOf(appUrl: string): string {
-  return `${appUrl.replace(/\/+$/, "")}/api/webhooks`;
 }
 
 /** The redirect URI must equal the registered one character for character, so APP_URL must be a bare origin. */
@@ -48,26 +40,15 @@ export function checkRedirectUri(appUrl: string | null): CheckResult {
   };
 }
 
-export function serviceDomainsOf(platformUrls: (string | null)[], extra: readonly string[] = []): string[] {
-  const derived = platformUrls.flatMap((url) => {
-    if (!url) return [];
-    try {
-      return [registrableDomain(new URL(url).hostname)];
-    } catch {
-      return [];
-    }
-  });
-  return [...new Set([...derived, ...extra])];
-}
-
 export function checkWebhookUrl(
   appUrl: string | null,
-  options: { serviceDomains: readonly string[]; serverlessDomains?: readonly string[]; localPlatform?: boolean },
+  options: Pick<UrlRuleOptions, "serviceDomains" | "serverlessDomains"> & { localPlatform?: boolean },
 ): CheckResult {
   const base = { id: "webhook-url", title: "Webhook URL" };
   if (!appUrl) return { ...base, status: "skip", detail: "needs a well-formed APP_URL" };
   const url = webhookUrlOf(appUrl);
-  const problems = webhookUrlProblems(url, options);
+  // The doctor judges the URL the real console will see: no development exception for localhost.
+  const problems = webhookUrlProblems(url, { serviceDomains: options.serviceDomains, serverlessDomains: options.serverlessDomains });
   if (problems.length === 0) {
     return {
       ...base,

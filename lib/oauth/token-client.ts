@@ -1,5 +1,6 @@
 import "server-only";
 import { env } from "@/lib/env";
+import { redirectUriOf } from "@/lib/webhook-url/app-urls";
 import { log } from "@/lib/log";
 import { buildAuthorizeUrl } from "@/lib/oauth/authorize-url";
 import { errorFromTokenResponse, parseTokenSuccess } from "@/lib/oauth/token-response";
@@ -27,7 +28,7 @@ export function oauthClientFromEnv(): OAuthClient {
     authUrl: env.SVC_AUTH_URL,
     clientId: env.SVC_CLIENT_ID,
     clientSecret: env.SVC_CLIENT_SECRET,
-    redirectUri: `${env.APP_URL}/oauth/callback`,
+    redirectUri: redirectUriOf(env.APP_URL),
     scopes: env.SVC_SCOPES,
     userAgent: APP_USER_AGENT,
   };

@@ -1,8 +1,9 @@
+import { isIP } from "node:net";
+
 /**
- * Host lists behind the webhook URL rules, shared by the emulator's console (lib/webhook-url/rules.ts) and the
- * doctor (lib/doctor/webhook-url.ts), so the two can never disagree about a host. The platform's console refuses
- * webhook URLs on the service's own domains and on the free subdomains of serverless hosts and tunnels (a custom
- * domain on the same host is fine).
+ * Host lists behind the webhook URL rules (./rules.ts), which the emulator's console and the doctor share. The
+ * platform's console refuses webhook URLs on the service's own domains and on the free subdomains of serverless
+ * hosts and tunnels (a custom domain on the same host is fine).
  *
  * To extend: add a suffix below (no leading dot). A host matches a suffix when it equals it or ends with
  * "." + suffix. `npm run doctor -- --service-domain example.com` adds service domains for one run.
@@ -70,8 +71,30 @@ export function registrableDomain(host: string): string {
   return TWO_LABEL_SUFFIXES.has(lastTwo) ? labels.slice(-3).join(".") : lastTwo;
 }
 
+/** The URL parser normalises every IPv4 spelling (0x7f.1, 2130706433) to dotted decimal and keeps IPv6 in brackets. */
+export function isIpAddress(hostname: string): boolean {
+  return isIP(hostname.replace(/^\[|\]$/g, "")) !== 0;
+}
+
 export function isOnDomain(host: string, domain: string): boolean {
   const h = host.toLowerCase().replace(/\.$/, "");
   const d = domain.toLowerCase().replace(/^\./, "").replace(/\.$/, "");
   return d.length > 0 && (h === d || h.endsWith(`.${d}`));
+}
+
+/**
+ * The registrable domains of the platform's own hosts (the doctor passes SVC_AUTH_URL and SVC_API_URL, the emulator
+ * its origin), plus `extra`. Loopback names and IP addresses are no domain: the host-name rules cover them.
+ */
+export function serviceDomainsOf(origins: readonly (string | null | undefined)[], extra: readonly string[] = []): string[] {
+  const derived = origins.flatMap((origin) => {
+    if (!origin) return [];
+    try {
+      const host = new URL(origin).hostname.toLowerCase();
+      return host === "localhost" || isIpAddress(host) ? [] : [registrableDomain(host)];
+    } catch {
+      return [];
+    }
+  });
+  return [...new Set([...derived, ...extra])];
 }

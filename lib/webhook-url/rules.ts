@@ -1,9 +1,9 @@
 /**
- * The console's webhook URL rules. Each rule has a stable id so the control API can answer 422 naming the rule
- * that failed, and the tests can break one rule at a time. Rules run in table order; the first failure wins.
+ * The console's webhook URL rules (spec, "Webhook URL rules"), for both sides that judge a URL: the emulator's
+ * console refuses to save a URL on the first rule it breaks (naming the rule's id in its 422), and the doctor
+ * lists every rule a deploy's URL breaks. One table, so the two can only differ in how much they report.
  */
-import { isIP } from "node:net";
-import { isOnDomain, NON_PUBLIC_TLDS, SERVERLESS_FREE_DOMAINS } from "./domains";
+import { isIpAddress, isOnDomain, NON_PUBLIC_TLDS, SERVERLESS_FREE_DOMAINS, SERVICE_DOMAINS } from "./domains";
 
 export const MAX_WEBHOOK_URL_LENGTH = 255;
 
@@ -20,92 +20,105 @@ export type UrlRuleId =
 
 export type UrlRuleOptions = {
   /** Development setting: accept http://localhost on any port (the real console refuses it). */
-  allowLocalhost: boolean;
-  /** Domains of the service itself (the emulator adds its own host); subdomains count too. */
-  serviceDomains: readonly string[];
+  allowLocalhost?: boolean;
+  /** Domains of the service itself, besides SERVICE_DOMAINS; subdomains count too. */
+  serviceDomains?: readonly string[];
+  /** Replaces SERVERLESS_FREE_DOMAINS (a doctor option). */
+  serverlessDomains?: readonly string[];
 };
+
+/** One broken rule; `message` completes "The webhook URL …" and names the offending part. */
+export type UrlProblem = { rule: UrlRuleId; message: string };
 
 export type UrlCheck = { ok: true; url: string } | { ok: false; rule: UrlRuleId; message: string };
 
-type Parsed = { raw: string; url: URL; host: string };
-type Rule = { id: UrlRuleId; message: string; passes: (input: Parsed, options: UrlRuleOptions) => boolean };
+type Parsed = { raw: string; url: URL; host: string; localhostException: boolean };
+type Rule = { id: UrlRuleId; problem: (input: Parsed, options: UrlRuleOptions) => string | null };
 
-function isLocalhostException(input: Parsed, options: UrlRuleOptions): boolean {
-  return options.allowLocalhost && input.host === "localhost" && (input.url.protocol === "http:" || input.url.protocol === "https:");
+function effectivePort(url: URL): string {
+  // URL drops the default port, so an explicit :443 on https reads as "".
+  return url.port || (url.protocol === "https:" ? "443" : url.protocol === "http:" ? "80" : "");
 }
 
 const RULES: Rule[] = [
   {
     id: "https_only",
-    message: "The webhook URL must use https.",
-    passes: (input, options) => input.url.protocol === "https:" || isLocalhostException(input, options),
+    problem: ({ url, localhostException }) =>
+      url.protocol === "https:" || localhostException ? null : `must use https, not ${url.protocol.replace(":", "")}`,
   },
   {
     id: "port_443",
-    message: "The webhook URL must use port 443.",
-    // URL drops the default port, so an explicit :443 on https reads as "".
-    passes: (input, options) => input.url.port === "" || isLocalhostException(input, options),
+    problem: ({ url, localhostException }) => {
+      const port = effectivePort(url);
+      return port === "443" || localhostException ? null : `must be served on port 443, not ${port || "(none)"}`;
+    },
   },
   {
     id: "no_credentials",
-    message: "The webhook URL must not contain a user name or password.",
-    passes: (input) => input.url.username === "" && input.url.password === "",
+    problem: ({ url }) => (url.username === "" && url.password === "" ? null : "must not contain a user name or password"),
   },
   {
     id: "no_ip_address",
-    message: "The webhook URL must use a host name, not an IP address.",
-    passes: (input) => isIP(input.host.replace(/^\[|\]$/g, "")) === 0,
+    problem: ({ host }) => (isIpAddress(host) ? `must use a host name, not the IP address ${host}` : null),
   },
   {
     id: "public_hostname",
-    message: "The webhook URL must use a public host name with a top-level domain.",
-    passes: (input, options) => {
-      if (isLocalhostException(input, options)) return true;
-      const labels = input.host.split(".");
+    problem: ({ host, localhostException }) => {
+      // An IP address breaks the rule above; one reason is enough.
+      if (localhostException || isIpAddress(host)) return null;
+      const labels = host.split(".");
       const tld = labels.at(-1) ?? "";
       const labelsValid = labels.every((label) => /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/.test(label));
       const tldValid = /^[a-z]{2,63}$/.test(tld) || /^xn--[a-z0-9-]+$/.test(tld);
-      return labels.length >= 2 && labelsValid && tldValid && !NON_PUBLIC_TLDS.has(tld);
+      const isPublic = labels.length >= 2 && labelsValid && tldValid && !NON_PUBLIC_TLDS.has(tld);
+      return isPublic ? null : `must be a public host name with a top-level domain, not ${host}`;
     },
   },
   {
     id: "not_service_domain",
-    message: "The webhook URL must not be on one of the service's own domains.",
-    passes: (input, options) => isLocalhostException(input, options) || !options.serviceDomains.some((d) => isOnDomain(input.host, d)),
+    problem: ({ host, localhostException }, options) => {
+      if (localhostException) return null;
+      const domain = [...SERVICE_DOMAINS, ...(options.serviceDomains ?? [])].find((candidate) => isOnDomain(host, candidate));
+      return domain ? `must not be on the platform's own domain ${domain}` : null;
+    },
   },
   {
     id: "not_serverless_subdomain",
-    message: "The webhook URL must not be on the free subdomain of a serverless-hosting provider; use your own domain.",
-    passes: (input) => !SERVERLESS_FREE_DOMAINS.some((d) => isOnDomain(input.host, d)),
+    problem: ({ host }, options) => {
+      const domain = (options.serverlessDomains ?? SERVERLESS_FREE_DOMAINS).find((candidate) => isOnDomain(host, candidate));
+      return domain ? `must not be on ${domain}, a serverless host's free subdomain (use a custom domain on that host)` : null;
+    },
   },
 ];
 
 export const URL_RULE_IDS: readonly UrlRuleId[] = ["max_length", "valid_url", ...RULES.map((rule) => rule.id)];
 
-export function checkWebhookUrl(raw: string, options: UrlRuleOptions): UrlCheck {
+/** Every rule the URL breaks, in table order (none: the console saves it). */
+export function webhookUrlProblems(raw: string, options: UrlRuleOptions = {}): UrlProblem[] {
   const trimmed = raw.trim();
+  const problems: UrlProblem[] = [];
   if (trimmed.length > MAX_WEBHOOK_URL_LENGTH) {
-    return { ok: false, rule: "max_length", message: `The webhook URL must be at most ${MAX_WEBHOOK_URL_LENGTH} characters.` };
+    problems.push({ rule: "max_length", message: `must be at most ${MAX_WEBHOOK_URL_LENGTH} characters, not ${trimmed.length}` });
   }
   let url: URL;
   try {
     url = new URL(trimmed);
   } catch {
-    return { ok: false, rule: "valid_url", message: "The webhook URL is not a valid absolute URL." };
+    return [...problems, { rule: "valid_url", message: "is not a valid absolute URL" }];
   }
-  const parsed: Parsed = { raw: trimmed, url, host: url.hostname.toLowerCase().replace(/\.$/, "") };
+  const host = url.hostname.toLowerCase().replace(/\.$/, "");
+  const localhostException = options.allowLocalhost === true && host === "localhost" && (url.protocol === "http:" || url.protocol === "https:");
+  const parsed: Parsed = { raw: trimmed, url, host, localhostException };
   for (const rule of RULES) {
-    if (!rule.passes(parsed, options)) return { ok: false, rule: rule.id, message: rule.message };
+    const message = rule.problem(parsed, options);
+    if (message) problems.push({ rule: rule.id, message });
   }
-  return { ok: true, url: url.toString() };
+  return problems;
 }
 
-/** The emulator's own host counts as a service domain (unless it is localhost, which the host-name rule covers). */
-export function serviceDomainsFor(origin: string): string[] {
-  try {
-    const host = new URL(origin).hostname.toLowerCase();
-    return host === "localhost" || isIP(host.replace(/^\[|\]$/g, "")) !== 0 ? [] : [host.split(".").slice(-2).join(".")];
-  } catch {
-    return [];
-  }
+/** The console's verdict: the URL as it saves it, or the first rule it breaks. */
+export function checkWebhookUrl(raw: string, options: UrlRuleOptions = {}): UrlCheck {
+  const [first] = webhookUrlProblems(raw, options);
+  if (first) return { ok: false, rule: first.rule, message: `The webhook URL ${first.message}.` };
+  return { ok: true, url: new URL(raw.trim()).toString() };
 }

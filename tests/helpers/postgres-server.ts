@@ -1,10 +1,10 @@
 import { execFile } from "node:child_process";
 import { existsSync, readdirSync } from "node:fs";
 import { chmod, mkdtemp, rm } from "node:fs/promises";
-import { createServer, type AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
+import { freePort } from "@/scripts/support/free-port";
 
 /**
  * A throwaway PostgreSQL server of the test's own, for tests that must stop and start the database (PGlite runs
@@ -49,17 +49,6 @@ export function serverUnavailable(): string | null {
     return "running as root without runuser: initdb refuses root";
   }
   return null;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 export async function startTempPostgres(): Promise<TempPostgres> {

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sql } from "drizzle-orm";
 import { installs } from "@/db/schema";
 import { rowsOf, type DatabaseHandle } from "@/db/client";
+import { openDatabaseFromEnv } from "@/db/open-from-env";
 import { createTestDatabase, databaseKind } from "../helpers/database";
 
 describe(`database (${databaseKind()})`, () => {
@@ -29,5 +30,34 @@ describe(`database (${databaseKind()})`, () => {
     expect(row?.storeName).toBe("Dar El Baraka");
     expect(row?.scopes).toEqual(["orders:read"]);
     expect(row?.state).toBe("active");
+  });
+});
+
+describe("opening the database the environment names", () => {
+  const embedded = { DATABASE_URL: undefined, PGLITE_DIR: "memory" };
+  const tablesOf = async (handle: DatabaseHandle) =>
+    rowsOf<{ table_name: string }>(
+      await handle.db.execute(sql`select table_name from information_schema.tables where table_schema = 'public'`),
+    ).map((row) => row.table_name);
+
+  it("migrates the embedded database only when asked (the app and the maintenance scripts; db:migrate does it itself)", async () => {
+    const migrated = await openDatabaseFromEnv({ env: embedded, migrateEmbedded: true });
+    const bare = await openDatabaseFromEnv({ env: embedded });
+    try {
+      expect(migrated.kind).toBe("embedded");
+      expect(await tablesOf(migrated)).toContain("installs");
+      expect(await tablesOf(bare)).toEqual([]);
+    } finally {
+      await Promise.all([migrated.close(), bare.close()]);
+    }
+  });
+
+  it("opens the server at DATABASE_URL when it is set, without migrating it", async () => {
+    const handle = await openDatabaseFromEnv({ env: { DATABASE_URL: "postgres://app:pw@127.0.0.1:1/app", PGLITE_DIR: "memory" }, migrateEmbedded: true });
+    try {
+      expect(handle).toMatchObject({ kind: "server", location: "postgres://app:***@127.0.0.1:1/app" });
+    } finally {
+      await handle.close();
+    }
   });
 });

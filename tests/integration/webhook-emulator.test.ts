@@ -3,38 +3,29 @@ import { eq, sql } from "drizzle-orm";
 import type { DatabaseHandle } from "@/db/client";
 import { findOrder, listOrderItems, listStatusHistory } from "@/db/queries/orders";
 import { installs } from "@/db/schema";
-import { DEV_APP } from "@/lib/dev-app";
-import { startEmulator, type RunningEmulator } from "@/emulator/src/index";
+import type { RunningEmulator } from "@/emulator/src/index";
 import { addFault } from "@/emulator/src/webhooks/faults";
 import { loadAccessToken, saveInstalledStores } from "@/lib/installs/tokens";
 import { setLogSink } from "@/lib/log";
-import { startWebhookServer, type WebhookServer } from "@/lib/webhooks/node-server";
-import { createTestDatabase, databaseKind } from "../helpers/database";
+import { databaseKind } from "../helpers/database";
+import { startEmulatorWithReceiver, type EmulatorWithReceiver } from "../helpers/emulator-with-receiver";
 
 /**
  * The receiver against the emulator's real order checker and dispatcher: signed HTTP deliveries, retries and all.
  */
 describe(`webhooks from the emulator's dispatcher (${databaseKind()})`, () => {
+  let setup: EmulatorWithReceiver | undefined;
   let handle: DatabaseHandle;
-  let receiver: WebhookServer;
   let emulator: RunningEmulator;
   let restoreLog: () => void;
 
   beforeAll(async () => {
     restoreLog = setLogSink(() => {});
-    handle = await createTestDatabase();
-    receiver = await startWebhookServer({ db: handle.db, secret: DEV_APP.webhookSecret });
-    emulator = await startEmulator({ port: 0, appUrl: receiver.url, dataFile: null, autoTick: false, quiet: true });
-    const minted = emulator.control.mintInstall(101);
-    await saveInstalledStores(handle.db, {
-      scopes: ["orders:read"],
-      stores: [{ storeId: 101, storeName: "Amina Couture", installId: minted.installId, accessToken: minted.accessToken }],
-    });
+    setup = await startEmulatorWithReceiver(101, "Amina Couture");
+    ({ handle, emulator } = setup);
   });
   afterAll(async () => {
-    await emulator?.close();
-    await receiver?.close();
-    await handle?.close();
+    await setup?.close();
     restoreLog?.();
   });
 

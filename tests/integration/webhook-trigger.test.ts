@@ -4,12 +4,11 @@ import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DatabaseHandle } from "@/db/client";
 import { findOrder } from "@/db/queries/orders";
-import { DEV_APP } from "@/lib/dev-app";
-import { startEmulator, type RunningEmulator } from "@/emulator/src/index";
-import { saveInstalledStores } from "@/lib/installs/tokens";
+import type { RunningEmulator } from "@/emulator/src/index";
 import { setLogSink } from "@/lib/log";
-import { startWebhookServer, type WebhookServer } from "@/lib/webhooks/node-server";
-import { createTestDatabase, databaseKind } from "../helpers/database";
+import type { WebhookServer } from "@/lib/webhooks/node-server";
+import { databaseKind } from "../helpers/database";
+import { startEmulatorWithReceiver, type EmulatorWithReceiver } from "../helpers/emulator-with-receiver";
 
 const root = path.resolve(import.meta.dirname, "../..");
 const run = promisify(execFile);
@@ -19,6 +18,7 @@ const run = promisify(execFile);
  * it to the app's real receiver, so the app's database and the emulator end with the same order.
  */
 describe(`npm run webhooks against the emulator (${databaseKind()})`, () => {
+  let setup: EmulatorWithReceiver | undefined;
   let handle: DatabaseHandle;
   let receiver: WebhookServer;
   let emulator: RunningEmulator;
@@ -26,19 +26,11 @@ describe(`npm run webhooks against the emulator (${databaseKind()})`, () => {
 
   beforeAll(async () => {
     restoreLog = setLogSink(() => {});
-    handle = await createTestDatabase();
-    receiver = await startWebhookServer({ db: handle.db, secret: DEV_APP.webhookSecret });
-    emulator = await startEmulator({ port: 0, appUrl: receiver.url, dataFile: null, autoTick: false, quiet: true });
-    const minted = emulator.control.mintInstall(101);
-    await saveInstalledStores(handle.db, {
-      scopes: ["orders:read"],
-      stores: [{ storeId: 101, storeName: "Amina Couture", installId: minted.installId, accessToken: minted.accessToken }],
-    });
+    setup = await startEmulatorWithReceiver(101, "Amina Couture");
+    ({ handle, receiver, emulator } = setup);
   });
   afterAll(async () => {
-    await emulator?.close();
-    await receiver?.close();
-    await handle?.close();
+    await setup?.close();
     restoreLog?.();
   });
 

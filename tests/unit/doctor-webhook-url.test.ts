@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { runDoctor } from "@/lib/doctor";
-import { registrableDomain } from "@/lib/webhook-url/domains";
-import { webhookUrlProblems } from "@/lib/doctor/webhook-url";
+import { registrableDomain, serviceDomainsOf } from "@/lib/webhook-url/domains";
+import { webhookUrlProblems } from "@/lib/webhook-url/rules";
 import { goodEnv } from "../helpers/doctor-env";
 
 /** Runs the whole doctor on a configuration whose only change is APP_URL, and returns its webhook URL line. */
@@ -76,12 +76,12 @@ describe("webhook URL rules (doctor)", () => {
 
   it("reports every broken rule at once", () => {
     const rules = webhookUrlProblems("http://user:pw@10.0.0.5:8080/api/webhooks").map((problem) => problem.rule);
-    expect(rules).toEqual(["https", "port", "credentials", "ip-address"]);
+    expect(rules).toEqual(["https_only", "port_443", "no_credentials", "no_ip_address"]);
   });
 
   it("treats every IPv4 spelling the URL parser accepts as an IP address", () => {
-    expect(webhookUrlProblems("https://2130706433/api/webhooks").map((problem) => problem.rule)).toContain("ip-address");
-    expect(webhookUrlProblems("https://0x7f.1/api/webhooks").map((problem) => problem.rule)).toContain("ip-address");
+    expect(webhookUrlProblems("https://2130706433/api/webhooks").map((problem) => problem.rule)).toContain("no_ip_address");
+    expect(webhookUrlProblems("https://0x7f.1/api/webhooks").map((problem) => problem.rule)).toContain("no_ip_address");
   });
 
   it("never prints a password found in APP_URL", async () => {
@@ -93,5 +93,10 @@ describe("webhook URL rules (doctor)", () => {
     expect(registrableDomain("api.svc-platform.com")).toBe("svc-platform.com");
     expect(registrableDomain("auth.store.com.dz")).toBe("store.com.dz");
     expect(registrableDomain("localhost")).toBe("localhost");
+  });
+
+  it("takes the platform's domains from its hosts, never from a loopback name or an IP address", () => {
+    const hosts = ["https://api.store.com.dz", "https://auth.store.com.dz", "http://localhost:4000", "http://127.0.0.1:4000", "http://[::1]:4000"];
+    expect(serviceDomainsOf(hosts, ["svc-cdn.net"])).toEqual(["store.com.dz", "svc-cdn.net"]);
   });
 });

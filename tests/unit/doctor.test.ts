@@ -3,6 +3,7 @@ import { sql } from "drizzle-orm";
 import type { DatabaseHandle } from "@/db/client";
 import { DEV_APP } from "@/lib/dev-app";
 import { formatReport, runDoctor, type DoctorReport } from "@/lib/doctor";
+import { EnvError, parseEnv } from "@/lib/env";
 import { createTestDatabase, databaseKind } from "../helpers/database";
 import { goodEnv } from "../helpers/doctor-env";
 
@@ -76,6 +77,25 @@ describe("doctor: variables, judged as production", () => {
   ])("fails %s set to the template's public development value", async (name, value) => {
     const report = await runDoctor({ ...goodEnv(), [name]: value }, offline);
     expect(line(report, `env.${name}`)).toMatchObject({ status: "fail", detail: "is the template's public development value" });
+  });
+
+  it("fails exactly the variables the server refuses at start, each with a fix", async () => {
+    const configurations = [
+      { NODE_ENV: "production" },
+      { ...goodEnv(), SVC_API_URL: "http://api.svc-platform.com", SESSION_SECRET: "short", STORE_TIME_ZONE: "Mars/Olympus", DEFAULT_LOCALE: "xx" },
+    ];
+    for (const raw of configurations) {
+      let refused: string[] = [];
+      try {
+        parseEnv(raw);
+      } catch (error) {
+        if (!(error instanceof EnvError)) throw error;
+        refused = error.problems.map((problem) => problem.variable);
+      }
+      const failed = (await runDoctor(raw, offline)).checks.filter((check) => check.id.startsWith("env.") && check.status === "fail");
+      expect(failed.map((check) => check.title).sort()).toEqual(refused.sort());
+      for (const check of failed) expect(check.fix, check.title).toBeTruthy();
+    }
   });
 
   it("never prints a secret's value, whether valid or not", async () => {

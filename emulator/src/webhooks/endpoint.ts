@@ -3,10 +3,11 @@ import { log } from "@/lib/log";
 import type { EmulatorContext } from "../http/types";
 import { consoleApp } from "./policy";
 import { newSigningSecret } from "./signing";
-import { checkWebhookUrl, serviceDomainsFor, type UrlCheck } from "@/lib/webhook-url/rules";
+import { serviceDomainsOf } from "@/lib/webhook-url/domains";
+import { checkWebhookUrl, type UrlCheck } from "@/lib/webhook-url/rules";
 
 export function urlRuleOptions(ctx: EmulatorContext) {
-  return { allowLocalhost: ctx.config.allowLocalhostWebhooks, serviceDomains: serviceDomainsFor(ctx.config.origin) };
+  return { allowLocalhost: ctx.config.allowLocalhostWebhooks, serviceDomains: serviceDomainsOf([ctx.config.origin]) };
 }
 
 /** Saves a new URL if it passes the console's rules. A new URL must be verified before it receives events. */

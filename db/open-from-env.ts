@@ -1,0 +1,32 @@
+import { env as processEnv, type Env } from "@/lib/env";
+import { openDatabase, type DatabaseHandle } from "./client";
+
+export type OpenFromEnvOptions = {
+  /** A script needs one connection or a few; the app's pool keeps the driver's default. */
+  maxConnections?: number;
+  /**
+   * Apply the migrations when the database is the embedded one: nobody runs a release step for a folder on the
+   * app's own disk. A server database is migrated at release (`npm run db:migrate`), never by whoever opens it.
+   */
+  migrateEmbedded?: boolean;
+  /** Defaults to this process's validated environment. */
+  env?: Pick<Env, "DATABASE_URL" | "PGLITE_DIR">;
+};
+
+/** The database the environment names: the server at DATABASE_URL, or else the embedded one in PGLITE_DIR. */
+export async function openDatabaseFromEnv(options: OpenFromEnvOptions = {}): Promise<DatabaseHandle> {
+  const env = options.env ?? processEnv;
+  const handle = env.DATABASE_URL
+    ? await openDatabase({ url: env.DATABASE_URL, maxConnections: options.maxConnections })
+    : await openDatabase({ embedded: env.PGLITE_DIR });
+  if (handle.kind === "embedded" && options.migrateEmbedded) {
+    try {
+      await handle.migrate();
+    } catch (error) {
+      // The folder stays locked until closed: a failed open must not leave it so.
+      await handle.close();
+      throw error;
+    }
+  }
+  return handle;
+}
