@@ -33,8 +33,13 @@ export function launchChromium(): Promise<Browser> {
   });
 }
 
+/** With `--scripts`, every page's scripts are listed with their encoded bytes (to find what a page ships). */
+const LIST_SCRIPTS = process.argv.includes("--scripts");
+
+type Scripts = { bytes: number; files: number; scripts: { path: string; bytes: number }[] };
+
 /** Encoded bytes and count of the .js resources that finished before the load event, for a page already loaded. */
-export async function scriptBytesUntilLoad(page: Page): Promise<{ bytes: number; files: number }> {
+export async function scriptBytesUntilLoad(page: Page): Promise<Scripts> {
   return page.evaluate(() => {
     const navigation = performance.getEntriesByType("navigation")[0] as PerformanceNavigationTiming | undefined;
     const loadAt = navigation?.loadEventStart || performance.now();
@@ -45,7 +50,8 @@ export async function scriptBytesUntilLoad(page: Page): Promise<{ bytes: number;
     }
     let bytes = 0;
     for (const size of seen.values()) bytes += size;
-    return { bytes, files: seen.size };
+    const scripts = [...seen].map(([name, size]) => ({ path: new URL(name).pathname, bytes: size }));
+    return { bytes, files: seen.size, scripts };
   });
 }
 
@@ -56,6 +62,10 @@ async function measure(browser: Browser, url: string, storageState?: Awaited<Ret
     const page = await context.newPage();
     const response = await page.goto(url, { waitUntil: "load" });
     const sizes = await scriptBytesUntilLoad(page);
+    if (LIST_SCRIPTS) {
+      console.log(`    ${url}`);
+      for (const script of sizes.scripts) console.log(`      ${String(script.bytes).padStart(7)} B  ${script.path}`);
+    }
     return { ...sizes, status: response?.status() ?? 0 };
   } finally {
     await context.close();
