@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import Link from "next/link";
+import { AppLink } from "@/components/app-link";
 import { getUi } from "@/i18n/server";
 
 export async function generateMetadata(): Promise<Metadata> {
@@ -15,12 +15,13 @@ export default async function NotFound() {
       <h1 className="text-2xl font-semibold">{t("NotFound.title")}</h1>
       <p className="text-slate-600">{t("NotFound.body")}</p>
       <div className="flex flex-wrap gap-3">
-        <Link href="/stores" className="rounded-md bg-slate-900 px-4 py-2 text-sm font-medium text-white hover:bg-slate-700">
+        <AppLink href="/stores" className="rounded-md bg-slate-900 px-4 py-2 text-sm font-medium text-white hover:bg-slate-700">
           {t("NotFound.yourStores")}
-        </Link>
-        <Link href="/install" prefetch={false} className="rounded-md border border-slate-300 px-4 py-2 text-sm font-medium hover:bg-white">
+        </AppLink>
+        {/* A plain link: /install is a route handler that starts a fresh attempt (as on the start page). */}
+        <a href="/install" className="rounded-md border border-slate-300 px-4 py-2 text-sm font-medium hover:bg-white">
           {t("NotFound.install")}
-        </Link>
+        </a>
       </div>
     </main>
   );

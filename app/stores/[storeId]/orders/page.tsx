@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import Link from "next/link";
+import { AppLink } from "@/components/app-link";
 import { LiveRefresh } from "@/components/live-refresh";
 import { OrdersEmpty } from "@/components/orders/orders-empty";
 import { OrdersFilters } from "@/components/orders/orders-filters";
@@ -69,20 +69,20 @@ export default async function OrdersPage({
           <OrdersTable storeId={storeId} rows={page.rows} t={t} format={format} />
           <nav aria-label={t("Orders.pages")} className="flex flex-wrap items-center justify-between gap-3 text-sm">
             {filters.cursor ? (
-              <Link href={ordersHref(storeId, { ...filters, cursor: null })} className="font-medium underline underline-offset-2">
+              <AppLink href={ordersHref(storeId, { ...filters, cursor: null })} className="font-medium underline underline-offset-2">
                 <Arrow back /> {t("Orders.newest")}
-              </Link>
+              </AppLink>
             ) : (
               <span />
             )}
             {page.nextCursor ? (
-              <Link
+              <AppLink
                 href={ordersHref(storeId, { ...filters, cursor: page.nextCursor })}
                 rel="next"
                 className="rounded-md border border-slate-300 bg-white px-3 py-1.5 font-medium hover:bg-slate-50 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-slate-900"
               >
                 {t("Orders.older")} <Arrow />
-              </Link>
+              </AppLink>
             ) : (
               <span className="text-slate-600">{filters.cursor ? t("Orders.end") : ""}</span>
             )}
