@@ -8,13 +8,12 @@ import { clientMessages, getUi } from "@/i18n/server";
 import { currentSession } from "@/lib/session";
 import { requireStore } from "@/lib/tenancy";
 
-/** Messages the shell's client parts (section nav, live updates, error boundary) read in the browser. */
+/** Messages the shell's client parts (section nav, error boundary) read in the browser. */
 const SHELL_CLIENT_KEYS = [
   "Shell.sections",
   "Shell.overview",
   "Shell.orders",
   "Shell.categories",
-  "Shell.liveUpdates",
   "Errors.pageTitle",
   "Errors.pageMessage",
   "Errors.tryAgain",

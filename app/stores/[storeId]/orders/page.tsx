@@ -52,7 +52,7 @@ export default async function OrdersPage({
             {install.storeName}
           </span>
         </h1>
-        {connected ? <LiveRefresh /> : null}
+        {connected ? <LiveRefresh t={t} /> : null}
       </div>
       <OrdersFilters action={baseHref} status={filters.status} phone={filters.phone} t={t} />
       {page.rows.length === 0 && !filters.cursor ? (

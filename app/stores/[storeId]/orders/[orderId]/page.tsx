@@ -73,7 +73,7 @@ export default async function OrderPage({ params }: { params: Promise<{ storeId:
         </div>
         <div className="flex flex-col items-end gap-1">
           <StatusBadge status={order.status} t={t} />
-          {isConnected(install.state) ? <LiveRefresh /> : null}
+          {isConnected(install.state) ? <LiveRefresh t={t} /> : null}
         </div>
       </div>
 
