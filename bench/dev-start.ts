@@ -31,14 +31,18 @@ type Start = { toHome: number; toEmulator: number };
 const seconds = (ms: number) => (ms / 1000).toFixed(1);
 const load = () => (os.loadavg()[0] ?? 0).toFixed(1);
 
-/** Polls `url` until `ok(status)`; `seen` always holds the last answer (a status, or why there was none). */
-async function firstAnswer(
-  url: string,
-  ok: (status: number) => boolean,
-  deadline: number,
-  seen: { last: string; stop?: boolean },
-): Promise<number | null> {
+/** What a start has seen of one address: its last answer (a status, or why there was none), and a request in flight. */
+type Seen = { last: string; askedAt?: number; stop?: boolean };
+
+function describe(seen: Seen): string {
+  if (seen.askedAt === undefined) return seen.last;
+  return `asked ${seconds(Date.now() - seen.askedAt)} s ago, no answer yet (before: ${seen.last})`;
+}
+
+/** Polls `url` until `ok(status)`, keeping `seen` up to date. */
+async function firstAnswer(url: string, ok: (status: number) => boolean, deadline: number, seen: Seen): Promise<number | null> {
   while (Date.now() < deadline && !seen.stop) {
+    seen.askedAt = Date.now();
     try {
       // A first request may wait for the whole compile: let it, up to the start's own deadline.
       const response = await fetch(url, { redirect: "manual", signal: AbortSignal.timeout(Math.max(1_000, deadline - Date.now())) });
@@ -49,6 +53,7 @@ async function firstAnswer(
       const cause = (error as { cause?: { code?: string } }).cause?.code;
       seen.last = cause === "ECONNREFUSED" ? "not listening yet" : `no answer (${cause ?? (error as Error).name})`;
     }
+    seen.askedAt = undefined;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   return null;
@@ -101,13 +106,13 @@ async function startOnce(label: string): Promise<Start> {
   const output: string[] = [];
   tail(child.stdout, output);
   tail(child.stderr, output);
-  const home: { last: string; stop?: boolean } = { last: "not asked yet" };
-  const emulatorSeen: { last: string; stop?: boolean } = { last: "not asked yet" };
+  const home: Seen = { last: "not asked yet" };
+  const emulatorSeen: Seen = { last: "not asked yet" };
   let emulatorAt: number | null = null;
   const progress = setInterval(() => {
     const lastLine = output.at(-1)?.trim().slice(0, 140) ?? "(nothing printed yet)";
     console.log(
-      `    … ${seconds(Date.now() - started)} s: / ${home.last}; emulator ${emulatorAt ? `up after ${seconds(emulatorAt - started)} s` : emulatorSeen.last}; load ${load()}; last line: ${lastLine}`,
+      `    … ${seconds(Date.now() - started)} s: / ${describe(home)}; emulator ${emulatorAt ? `up after ${seconds(emulatorAt - started)} s` : describe(emulatorSeen)}; load ${load()}; last line: ${lastLine}`,
     );
   }, PROGRESS_EVERY_MS);
   try {
