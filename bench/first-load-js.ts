@@ -138,7 +138,9 @@ export async function benchFirstLoadJs(): Promise<BenchResult> {
       { route: "/stores/[storeId]/orders", path: `/stores/${STORE}/orders` },
       { route: "/stores/[storeId]/orders/[orderId]", path: `/stores/${STORE}/orders/${orderId}` },
       { route: "/stores/[storeId]/categories", path: `/stores/${STORE}/categories` },
-      { route: "not found", path: "/stores/999999" },
+      { route: "not found: no such page", path: "/no-such-page" },
+      { route: "not found: a store not in the session", path: "/stores/999999" },
+      { route: "not found: an unknown order", path: `/stores/${STORE}/orders/999999999` },
     ];
     const figures: Record<string, number> = { emptyPageKb: kb(empty.bytes), floorRowsPageKb: kb(floorRows.bytes) };
     const lines = [
