@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import { headers } from "next/headers";
-import Link from "next/link";
+import { AppLink } from "@/components/app-link";
 import { getUi } from "@/i18n/server";
 import { safeReturnPath } from "@/lib/oauth/return-path";
 import { REQUEST_PATH_HEADER } from "@/lib/http/request-path";
@@ -33,9 +33,9 @@ export default async function NotFound() {
         >
           {t("NotFound.signIn")}
         </a>
-        <Link href="/stores" className="rounded-md border border-slate-300 px-4 py-2 text-sm font-medium hover:bg-white">
+        <AppLink href="/stores" className="rounded-md border border-slate-300 px-4 py-2 text-sm font-medium hover:bg-white">
           {t("NotFound.yourStores")}
-        </Link>
+        </AppLink>
       </div>
     </main>
   );

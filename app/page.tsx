@@ -1,4 +1,4 @@
-import Link from "next/link";
+import { AppLink } from "@/components/app-link";
 import { LocaleSwitcher } from "@/components/locale-switcher";
 import { getUi } from "@/i18n/server";
 import { currentSession } from "@/lib/session";
@@ -43,12 +43,12 @@ export default async function HomePage({ searchParams }: { searchParams: Promise
           </a>
         )}
         {storeCount > 0 && (
-          <Link
+          <AppLink
             href="/stores"
             className="rounded-md px-5 py-3 font-semibold text-indigo-700 ring-1 ring-indigo-200 hover:bg-indigo-50 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600"
           >
             {t("Home.open", { count: storeCount })}
-          </Link>
+          </AppLink>
         )}
       </div>
       {storeCount === 0 && (

@@ -33,20 +33,41 @@ export function launchChromium(): Promise<Browser> {
   });
 }
 
+/** With `--scripts`, every page's scripts are listed with their encoded bytes (to find what a page ships). */
+const LIST_SCRIPTS = process.argv.includes("--scripts");
+
+type Scripts = {
+  bytes: number;
+  files: number;
+  scripts: { path: string; bytes: number }[];
+  /** Encoded bytes of the scripts that arrived after the load event (not counted: code loaded on purpose later). */
+  laterBytes: number;
+};
+
 /** Encoded bytes and count of the .js resources that finished before the load event, for a page already loaded. */
-export async function scriptBytesUntilLoad(page: Page): Promise<{ bytes: number; files: number }> {
+export async function scriptBytesUntilLoad(page: Page): Promise<Scripts> {
   return page.evaluate(() => {
     const navigation = performance.getEntriesByType("navigation")[0] as PerformanceNavigationTiming | undefined;
     const loadAt = navigation?.loadEventStart || performance.now();
     const seen = new Map<string, number>();
+    let laterBytes = 0;
     for (const entry of performance.getEntriesByType("resource") as PerformanceResourceTiming[]) {
-      if (!new URL(entry.name).pathname.endsWith(".js") || entry.responseEnd > loadAt) continue;
-      seen.set(entry.name, Math.max(seen.get(entry.name) ?? 0, entry.encodedBodySize));
+      if (!new URL(entry.name).pathname.endsWith(".js")) continue;
+      if (entry.responseEnd > loadAt) laterBytes += entry.encodedBodySize;
+      else seen.set(entry.name, Math.max(seen.get(entry.name) ?? 0, entry.encodedBodySize));
     }
     let bytes = 0;
     for (const size of seen.values()) bytes += size;
-    return { bytes, files: seen.size };
+    const scripts = [...seen].map(([name, size]) => ({ path: new URL(name).pathname, bytes: size }));
+    return { bytes, files: seen.size, scripts, laterBytes };
   });
+}
+
+/** A script the browser reports with no size was not measured (from a cache, or a cross-origin one): refuse the figure. */
+function checkMeasured(url: string, scripts: Scripts): void {
+  const unsized = scripts.scripts.filter((script) => script.bytes === 0);
+  if (unsized.length) throw new Error(`${url}: the browser reported no encoded size for ${unsized.map((script) => script.path).join(", ")}`);
+  if (scripts.files === 0) throw new Error(`${url}: no script loaded before the load event; the measurement is broken`);
 }
 
 /** One cold load (new context, empty cache) of `url`, with the cookies of `storageState`. */
@@ -54,8 +75,17 @@ async function measure(browser: Browser, url: string, storageState?: Awaited<Ret
   const context = await browser.newContext({ storageState });
   try {
     const page = await context.newPage();
+    // The default buffer of 250 entries would silently drop scripts on a page with many images or fetches.
+    await page.addInitScript(() => performance.setResourceTimingBufferSize(10_000));
     const response = await page.goto(url, { waitUntil: "load" });
+    // Scripts that come after the load event (dnd-kit on categories) are shown apart: let them arrive first.
+    await page.waitForLoadState("networkidle", { timeout: 10_000 }).catch(() => {});
     const sizes = await scriptBytesUntilLoad(page);
+    checkMeasured(url, sizes);
+    if (LIST_SCRIPTS) {
+      console.log(`    ${url}`);
+      for (const script of sizes.scripts) console.log(`      ${String(script.bytes).padStart(7)} B  ${script.path}`);
+    }
     return { ...sizes, status: response?.status() ?? 0 };
   } finally {
     await context.close();
@@ -128,7 +158,9 @@ export async function benchFirstLoadJs(): Promise<BenchResult> {
       { route: "/stores/[storeId]/orders", path: `/stores/${STORE}/orders` },
       { route: "/stores/[storeId]/orders/[orderId]", path: `/stores/${STORE}/orders/${orderId}` },
       { route: "/stores/[storeId]/categories", path: `/stores/${STORE}/categories` },
-      { route: "not found", path: "/stores/999999" },
+      { route: "not found: no such page", path: "/no-such-page" },
+      { route: "not found: a store not in the session", path: "/stores/999999" },
+      { route: "not found: an unknown order", path: `/stores/${STORE}/orders/999999999` },
     ];
     const figures: Record<string, number> = { emptyPageKb: kb(empty.bytes), floorRowsPageKb: kb(floorRows.bytes) };
     const lines = [
@@ -141,8 +173,9 @@ export async function benchFirstLoadJs(): Promise<BenchResult> {
       worst = Math.max(worst, over);
       figures[`firstLoadJsKb ${route}`] = kb(result.bytes);
       const verdict = kb(over) <= FIRST_LOAD_MARGIN_KB ? "within" : "OVER";
+      const later = result.laterBytes ? ` (then ${kb(result.laterBytes)} kB after the load event, not counted)` : "";
       lines.push(
-        `${route}: ${kb(result.bytes)} kB in ${result.files} scripts (HTTP ${result.status}), +${kb(over)} kB over the empty page, ${verdict} the ${FIRST_LOAD_MARGIN_KB} kB margin`,
+        `${route}: ${kb(result.bytes)} kB in ${result.files} scripts (HTTP ${result.status}), +${kb(over)} kB over the empty page, ${verdict} the ${FIRST_LOAD_MARGIN_KB} kB margin${later}`,
       );
     }
     figures.worstOverEmptyKb = kb(worst);

@@ -21,7 +21,17 @@ const BENCHES: Bench[] = [
   { name: "dev start", run: async () => (await import("./dev-start")).benchDevStart() },
 ];
 
-const only = process.argv.slice(2).filter((arg) => !arg.startsWith("-"));
+/**
+ * `npm run bench -- first-load dev-start` runs only the parts whose name contains one of the words (spaces and
+ * dashes alike, any case: pacing, webhook, orders, first-load, dev-start); `--no-build` reuses the last builds
+ * (.next-bench, bench/reference/.next-bench); `--scripts` lists every page's scripts in the first-load part. Only a
+ * run of every part writes the README.
+ */
+const words = (text: string) => text.toLowerCase().replace(/[-_\s]+/g, " ").trim();
+const only = process.argv
+  .slice(2)
+  .filter((arg) => !arg.startsWith("-"))
+  .map(words);
 const skipBuild = process.argv.includes("--no-build");
 
 function build(label: string, args: string[], distDir: string | null): Promise<void> {
@@ -73,9 +83,15 @@ async function writeReadme(results: BenchResult[], loadAtStart: string, loadAtEn
 }
 
 async function main(): Promise<void> {
-  const selected = only.length ? BENCHES.filter((bench) => only.some((name) => bench.name.includes(name))) : BENCHES;
+  const selected = only.length ? BENCHES.filter((bench) => only.some((name) => words(bench.name).includes(name))) : BENCHES;
+  if (selected.length === 0) {
+    console.error(`no benchmark matches ${only.join(", ")}; the parts: ${BENCHES.map((bench) => bench.name).join(", ")}`);
+    process.exit(2);
+  }
+  // The dev start needs no production build: skip building when it is the only part asked for.
+  const needsBuild = selected.some((bench) => bench.name !== "dev start");
   const loadAtStart = machineLoad();
-  if (!skipBuild) await buildAll();
+  if (!skipBuild && needsBuild) await buildAll();
   const results: BenchResult[] = [];
   let failed = false;
   for (const bench of selected) {

@@ -1,4 +1,4 @@
-import Link from "next/link";
+import { AppLink } from "@/components/app-link";
 import type { Install } from "@/db/schema";
 import type { Translate } from "@/i18n/translate";
 import { installStateBadge, isConnected, type InstallBadge } from "@/lib/installs/state";
@@ -57,20 +57,20 @@ export function StoreCard({ install, t }: { install: Install; t: Translate }) {
       ) : null}
       <div className="mt-4 flex flex-wrap gap-x-4 gap-y-2 text-sm font-semibold">
         {connected ? (
-          <Link href={`/stores/${install.storeId}`} className={LINK}>
+          <AppLink href={`/stores/${install.storeId}`} className={LINK}>
             {t("Stores.overview")}
             {name}
-          </Link>
+          </AppLink>
         ) : null}
-        <Link href={`/stores/${install.storeId}/orders`} className={LINK}>
+        <AppLink href={`/stores/${install.storeId}/orders`} className={LINK}>
           {t("Stores.orders")}
           {name}
-        </Link>
+        </AppLink>
         {connected ? (
-          <Link href={`/stores/${install.storeId}/categories`} className={LINK}>
+          <AppLink href={`/stores/${install.storeId}/categories`} className={LINK}>
             {t("Stores.categories")}
             {name}
-          </Link>
+          </AppLink>
         ) : (
           <a href="/install" className={LINK}>
             {t("Stores.reinstall")}

@@ -1,6 +1,6 @@
 "use client";
 
-import Link from "next/link";
+import { AppLink } from "@/components/app-link";
 import { usePathname } from "next/navigation";
 import { useT } from "@/components/i18n/client-messages";
 
@@ -18,7 +18,7 @@ export function StoreNav({ storeId }: { storeId: number }) {
       {sections.map((section) => {
         const current = pathname === section.href || (!section.exact && pathname.startsWith(`${section.href}/`));
         return (
-          <Link
+          <AppLink
             key={section.href}
             href={section.href}
             aria-current={current ? "page" : undefined}
@@ -27,7 +27,7 @@ export function StoreNav({ storeId }: { storeId: number }) {
             }`}
           >
             {section.label}
-          </Link>
+          </AppLink>
         );
       })}
     </nav>

@@ -1,11 +1,11 @@
-import Link from "next/link";
+import { AppLink } from "@/components/app-link";
 import { getUi } from "@/i18n/server";
 
 export type SwitcherStore = { storeId: number; storeName: string; state: string };
 
 /**
  * A disclosure of links rather than a select: it works without JavaScript, each entry is a real link (open in a
- * new tab, keyboard focus), and it costs no client code.
+ * new tab, keyboard focus), and it costs no client code of its own (AppLink is shared by every page).
  */
 export async function StoreSwitcher({ current, stores, section }: { current: SwitcherStore; stores: SwitcherStore[]; section: string }) {
   const { t } = await getUi();
@@ -30,19 +30,19 @@ export async function StoreSwitcher({ current, stores, section }: { current: Swi
         <ul>
           {others.map((store) => (
             <li key={store.storeId}>
-              <Link href={`/stores/${store.storeId}/${section}`} className={`${item} flex items-center justify-between gap-2`}>
+              <AppLink href={`/stores/${store.storeId}/${section}`} className={`${item} flex items-center justify-between gap-2`}>
                 <span dir="auto" className="truncate">
                   {store.storeName}
                 </span>
                 {store.state !== "active" ? <span className="text-xs text-amber-800">{t("Shell.needsAttention")}</span> : null}
-              </Link>
+              </AppLink>
             </li>
           ))}
           {others.length === 0 ? <li className="px-3 py-2 text-sm text-slate-600">{t("Shell.noOtherStore")}</li> : null}
           <li className="border-t border-slate-100">
-            <Link href="/stores" className={item}>
+            <AppLink href="/stores" className={item}>
               {t("Shell.allStores")}
-            </Link>
+            </AppLink>
           </li>
           <li>
             <a href="/install" className={item}>

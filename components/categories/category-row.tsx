@@ -1,33 +1,22 @@
 "use client";
 
-import { useRouter } from "next/navigation";
-import { useActionState, useId, useRef, useState } from "react";
-import { deleteCategory, updateCategory } from "@/app/stores/[storeId]/categories/actions";
-import { FieldError } from "@/components/forms/field-error";
-import { FormMessage } from "@/components/forms/form-message";
-import { SubmitButton } from "@/components/forms/submit-button";
-import { useFocusFirstInvalid } from "@/components/forms/use-focus-invalid";
+import { lazy, Suspense, useId, useState } from "react";
 import { useT } from "@/components/i18n/client-messages";
-import { initialActionState, type ActionState } from "@/lib/actions/validated-action";
 import type { Category } from "@/lib/platform";
-import { NameField, ParentField, StatusField, type ParentOption } from "./category-fields";
+import type { ParentOption } from "./category-fields";
+import { ROW_BUTTON as BUTTON } from "./row-button";
 
-const BUTTON =
-  "rounded-md px-2 py-1 text-sm font-medium hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-slate-900";
-
-function Outcome({ state }: { state: ActionState }) {
-  const router = useRouter();
-  const t = useT();
-  return (
-    <FormMessage state={state} reinstallLabel={t("Errors.reinstall")}>
-      {state.reload ? (
-        <button type="button" onClick={() => router.refresh()} className="ms-2 font-medium underline underline-offset-2">
-          {t("Categories.reload")}
-        </button>
-      ) : null}
-    </FormMessage>
-  );
-}
+// The edit and delete forms are code the merchant needs only once they press Edit or Delete: it loads then, on
+// first use, and stays out of the page's first load. A failed download leaves the row as it was (the press does
+// nothing) rather than reaching the error boundary, which would take the working page down.
+type CategoryPanelsComponent = (props: import("./category-panels").CategoryPanelsProps) => React.ReactNode;
+const nothing: CategoryPanelsComponent = () => null;
+const CategoryPanels = lazy<CategoryPanelsComponent>(() =>
+  import("./category-panels").then(
+    (module) => ({ default: module.CategoryPanels }),
+    () => ({ default: nothing }),
+  ),
+);
 
 /**
  * One category: its name on a line of its own (with the move controls), its status, product count and actions
@@ -60,26 +49,13 @@ export function CategoryRow({
   children?: React.ReactNode;
 }) {
   const t = useT();
-  const [editState, editAction] = useActionState(updateCategory, initialActionState);
-  const [deleteState, deleteAction] = useActionState(async (previous: ActionState, form: FormData) => {
-    const result = await deleteCategory(previous, form);
-    if (result.ok && result.message) onDeleted(result.message);
-    return result;
-  }, initialActionState);
   const [panel, setPanel] = useState<"none" | "edit" | "delete">("none");
+  const [toggles, setToggles] = useState(0);
   const id = useId();
-  const editForm = useRef<HTMLFormElement>(null);
-  useFocusFirstInvalid(editForm, editState);
-  // A "Saved" belongs to that save: closing and opening the form again starts clean, without the old message.
-  const [dismissed, setDismissed] = useState<string | undefined>(undefined);
-  const shownEdit = editState.resultId !== undefined && editState.resultId === dismissed ? initialActionState : editState;
-  const [questionBefore = "", questionAfter = ""] = t("Categories.deleteQuestion").split("{name}");
-  const parentChoices = parents.filter((parent) => parent.id !== category.id);
-  const originalParent = String(category.parentId ?? 0);
 
   function toggle(next: "edit" | "delete") {
     setPanel(panel === next ? "none" : next);
-    setDismissed(editState.resultId);
+    setToggles(toggles + 1);
   }
 
   return (
@@ -123,51 +99,22 @@ export function CategoryRow({
         </div>
       </div>
 
-      {panel === "edit" ? (
-        <form ref={editForm} id={`${id}-edit`} action={editAction} className="space-y-3 border-t border-slate-100 px-3 py-3">
-          <input type="hidden" name="storeId" value={storeId} />
-          <input type="hidden" name="categoryId" value={category.id} />
-          <input type="hidden" name="idempotencyKey" value={editState.idempotencyKey ?? editKey} />
-          <input type="hidden" name="originalName" value={category.name} />
-          <input type="hidden" name="originalStatus" value={category.status} />
-          <input type="hidden" name="originalParentId" value={originalParent} />
-          <div className="grid gap-3 sm:grid-cols-3">
-            <NameField id={`${id}-name-input`} state={editState} defaultValue={category.name} />
-            <StatusField id={`${id}-status`} state={editState} defaultValue={category.status} />
-            <ParentField id={`${id}-parent`} state={editState} defaultValue={originalParent} parents={parentChoices} locked={hasChildren} />
-          </div>
-          <FieldError id={`${id}-edit-form-error`} messages={editState.fieldErrors?.form} />
-          <Outcome state={shownEdit} />
-          <div className="flex flex-wrap gap-2">
-            <SubmitButton pendingLabel={t("Categories.saving")}>{t("Categories.save")}</SubmitButton>
-            <button type="button" onClick={() => setPanel("none")} className={`${BUTTON} px-3 py-1.5 text-slate-700`}>
-              {t("Categories.close")}
-            </button>
-          </div>
-        </form>
-      ) : null}
-
-      {panel === "delete" ? (
-        <form id={`${id}-delete`} action={deleteAction} className="space-y-2 border-t border-slate-100 px-3 py-3">
-          <input type="hidden" name="storeId" value={storeId} />
-          <input type="hidden" name="categoryId" value={category.id} />
-          <input type="hidden" name="name" value={category.name} />
-          <input type="hidden" name="idempotencyKey" value={deleteState.idempotencyKey ?? deleteKey} />
-          <p className="text-sm">
-            {questionBefore}
-            <strong dir="auto">{category.name}</strong>
-            {questionAfter}
-          </p>
-          <Outcome state={deleteState} />
-          <div className="flex flex-wrap gap-2">
-            <SubmitButton tone="danger" pendingLabel={t("Categories.deleting")}>
-              {t("Categories.deleteConfirm")}
-            </SubmitButton>
-            <button type="button" onClick={() => setPanel("none")} className={`${BUTTON} px-3 py-1.5 text-slate-700`}>
-              {t("Categories.cancel")}
-            </button>
-          </div>
-        </form>
+      {toggles > 0 ? (
+        <Suspense fallback={null}>
+          <CategoryPanels
+            id={id}
+            storeId={storeId}
+            category={category}
+            parentChoices={parents.filter((parent) => parent.id !== category.id)}
+            hasChildren={hasChildren}
+            panel={panel}
+            toggles={toggles}
+            onClose={() => setPanel("none")}
+            onDeleted={onDeleted}
+            editKey={editKey}
+            deleteKey={deleteKey}
+          />
+        </Suspense>
       ) : null}
 
       {children}

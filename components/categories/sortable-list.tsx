@@ -1,23 +1,40 @@
 "use client";
 
-import dynamic from "next/dynamic";
-import { useCallback, useLayoutEffect, useRef, useState, useSyncExternalStore, useTransition } from "react";
+import { lazy, Suspense, useCallback, useLayoutEffect, useRef, useState, useSyncExternalStore, useTransition } from "react";
 import { useT } from "@/components/i18n/client-messages";
 import { reorderCategories } from "@/app/stores/[storeId]/categories/actions";
 import { initialActionState, type ActionState } from "@/lib/actions/validated-action";
 import { DragBindings, type DragBinding } from "./drag-bindings";
 
-// dnd-kit is most of this page's JavaScript: it loads once the page is interactive, and until it has the tree, its
-// move buttons and every form already work. If it never arrives (a failed or blocked download) that stays so: left
-// uncaught, the failed import would reach the error boundary and take the working page down with it.
-const DragLayer = dynamic(
-  () =>
-    import("./drag-layer").then(
-      (module) => module.DragLayer,
-      () => () => null,
+// dnd-kit is most of this page's JavaScript: it loads once the page has loaded (after the load event, so never in
+// the page's first load), and until it has the tree, its move buttons and every form already work. If it never
+// arrives (a failed or blocked download) that stays so: left uncaught, the failed import would reach the error
+// boundary and take the working page down with it. React's lazy rather than next/dynamic, whose loader would cost
+// the first load more than 1.5 kB.
+type DragLayerComponent = (props: Parameters<typeof import("./drag-layer").DragLayer>[0]) => React.ReactNode;
+const nothing: DragLayerComponent = () => null;
+const DragLayer = lazy<DragLayerComponent>(() =>
+  new Promise<void>((resolve) => {
+    if (document.readyState === "complete") resolve();
+    else window.addEventListener("load", () => resolve(), { once: true });
+  })
+    .then(() => import("./drag-layer"))
+    .then(
+      (module) => ({ default: module.DragLayer }),
+      () => ({ default: nothing }),
     ),
-  { ssr: false, loading: () => null },
 );
+
+const subscribeNever = () => () => {};
+
+/** False on the server and while hydrating, true after: the drag layer exists only in the browser. */
+function useInBrowser(): boolean {
+  return useSyncExternalStore(
+    subscribeNever,
+    () => true,
+    () => false,
+  );
+}
 
 type Item = { id: number; name: string };
 
@@ -64,6 +81,7 @@ export function SortableList<T extends Item>({
   const [pending, startTransition] = useTransition();
   const [bindings] = useState(() => new DragBindings());
   const t = useT();
+  const inBrowser = useInBrowser();
   const list = useRef<HTMLUListElement>(null);
   /** The move button that was pressed: it keeps the focus after its row has moved (React moves the row's DOM node, which drops focus). */
   const [refocus, setRefocus] = useState<{ id: number; direction: "up" | "down" } | null>(null);
@@ -189,7 +207,11 @@ export function SortableList<T extends Item>({
         ))}
       </ul>
       {/* After the list, not around it: see DragBindings. */}
-      <DragLayer items={order} disabled={pending} bindings={bindings} onDrop={drop} />
+      {inBrowser ? (
+        <Suspense fallback={null}>
+          <DragLayer items={order} disabled={pending} bindings={bindings} onDrop={drop} />
+        </Suspense>
+      ) : null}
     </div>
   );
 }

@@ -1,4 +1,4 @@
-import Link from "next/link";
+import { AppLink } from "@/components/app-link";
 import { StatusBadge } from "@/components/status-badge";
 import type { OrderListRow } from "@/db/queries/order-views";
 import type { Translate } from "@/i18n/translate";
@@ -31,9 +31,9 @@ export function OrdersTable({ storeId, rows, t, format }: { storeId: number; row
           {rows.map((row) => (
             <tr key={row.id} data-order-id={row.id} className="grid grid-cols-2 gap-x-3 gap-y-1 px-3 py-3 hover:bg-slate-50 md:table-row md:p-0">
               <th scope="row" className={`truncate text-start font-medium ${CELL}`}>
-                <Link href={`/stores/${storeId}/orders/${row.id}`} className="underline decoration-slate-300 underline-offset-2">
+                <AppLink href={`/stores/${storeId}/orders/${row.id}`} className="underline decoration-slate-300 underline-offset-2">
                   {row.orderNumber}
-                </Link>
+                </AppLink>
               </th>
               <td className={`text-end text-slate-600 md:text-start ${CELL}`}>
                 <time dateTime={row.createdAt.toISOString()}>{format.dateTime(row.createdAt)}</time>

@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import Link from "next/link";
+import { AppLink } from "@/components/app-link";
 import { LocaleSwitcher } from "@/components/locale-switcher";
 import { getUi } from "@/i18n/server";
 import { describeFailure } from "@/lib/oauth/failure-reasons";
@@ -32,12 +32,12 @@ export default async function InstallFailedPage({ searchParams }: { searchParams
         >
           {t("InstallFailed.startAgain")}
         </a>
-        <Link
+        <AppLink
           href="/"
           className="rounded-md px-5 py-3 font-semibold text-slate-700 ring-1 ring-slate-300 hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600"
         >
           {t("InstallFailed.backHome")}
-        </Link>
+        </AppLink>
       </div>
     </main>
   );

@@ -1,4 +1,4 @@
-import Link from "next/link";
+import { AppLink } from "@/components/app-link";
 import { ClientMessages } from "@/components/i18n/client-messages";
 import { InstallBanner } from "@/components/install-banner";
 import { LocaleSwitcher } from "@/components/locale-switcher";
@@ -8,13 +8,12 @@ import { clientMessages, getUi } from "@/i18n/server";
 import { currentSession } from "@/lib/session";
 import { requireStore } from "@/lib/tenancy";
 
-/** Messages the shell's client parts (section nav, live updates, error boundary) read in the browser. */
+/** Messages the shell's client parts (section nav, error boundary) read in the browser. */
 const SHELL_CLIENT_KEYS = [
   "Shell.sections",
   "Shell.overview",
   "Shell.orders",
   "Shell.categories",
-  "Shell.liveUpdates",
   "Errors.pageTitle",
   "Errors.pageMessage",
   "Errors.tryAgain",
@@ -50,9 +49,9 @@ export default async function StoreLayout({
         </a>
         <header className="border-b border-slate-200 bg-white">
           <div className="mx-auto flex max-w-6xl flex-wrap items-center gap-x-4 gap-y-2 px-4 py-3">
-            <Link href="/stores" className="text-sm font-semibold text-slate-900">
+            <AppLink href="/stores" className="text-sm font-semibold text-slate-900">
               {t("Shell.appName")}
-            </Link>
+            </AppLink>
             <StoreSwitcher current={current} stores={stores} section="orders" />
             <StoreNav storeId={access.storeId} />
             <div className="ms-auto flex flex-wrap items-center gap-2">

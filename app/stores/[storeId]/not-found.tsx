@@ -1,4 +1,4 @@
-import Link from "next/link";
+import { AppLink } from "@/components/app-link";
 import { getUi } from "@/i18n/server";
 
 /** A category or page that is not in this store (or never existed): the same answer, so ids cannot be probed. */
@@ -8,9 +8,9 @@ export default async function NotFound() {
     <section className="rounded-lg border border-slate-200 bg-white p-6 text-center shadow-sm">
       <h1 className="text-lg font-semibold">{t("NotFound.storeTitle")}</h1>
       <p className="mt-2 text-slate-600">{t("NotFound.storeBody")}</p>
-      <Link href="/stores" className="mt-4 inline-block text-sm font-medium underline underline-offset-2">
+      <AppLink href="/stores" className="mt-4 inline-block text-sm font-medium underline underline-offset-2">
         {t("NotFound.backToStores")}
-      </Link>
+      </AppLink>
     </section>
   );
 }

@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
-import Link from "next/link";
 import { notFound } from "next/navigation";
+import { AppLink } from "@/components/app-link";
 import { LiveRefresh } from "@/components/live-refresh";
 import { OrdersEmpty } from "@/components/orders/orders-empty";
 import { OrdersFilters } from "@/components/orders/orders-filters";
@@ -55,7 +55,7 @@ export default async function OrdersPage({
             {install.storeName}
           </span>
         </h1>
-        {connected ? <LiveRefresh /> : null}
+        {connected ? <LiveRefresh t={t} /> : null}
       </div>
       <OrdersFilters action={baseHref} status={filters.status} phone={filters.phone} t={t} />
       {page.rows.length === 0 && !filters.cursor ? (
@@ -72,20 +72,20 @@ export default async function OrdersPage({
           <OrdersTable storeId={storeId} rows={page.rows} t={t} format={format} />
           <nav aria-label={t("Orders.pages")} className="flex flex-wrap items-center justify-between gap-3 text-sm">
             {filters.cursor ? (
-              <Link href={ordersHref(storeId, { ...filters, cursor: null })} className="font-medium underline underline-offset-2">
+              <AppLink href={ordersHref(storeId, { ...filters, cursor: null })} className="font-medium underline underline-offset-2">
                 <Arrow back /> {t("Orders.newest")}
-              </Link>
+              </AppLink>
             ) : (
               <span />
             )}
             {page.nextCursor ? (
-              <Link
+              <AppLink
                 href={ordersHref(storeId, { ...filters, cursor: page.nextCursor })}
                 rel="next"
                 className="rounded-md border border-slate-300 bg-white px-3 py-1.5 font-medium hover:bg-slate-50 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-slate-900"
               >
                 {t("Orders.older")} <Arrow />
-              </Link>
+              </AppLink>
             ) : (
               <span className="text-slate-600">{filters.cursor ? t("Orders.end") : ""}</span>
             )}

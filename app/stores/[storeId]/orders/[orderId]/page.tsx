@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import Link from "next/link";
+import { AppLink } from "@/components/app-link";
 import { notFound } from "next/navigation";
 import { LiveRefresh } from "@/components/live-refresh";
 import { OrderItemsTable } from "@/components/orders/order-items-table";
@@ -58,12 +58,12 @@ export default async function OrderPage({ params }: { params: Promise<{ storeId:
 
   return (
     <div className="space-y-4">
-      <Link href={`/stores/${storeId}/orders`} className="text-sm font-medium text-slate-700 underline underline-offset-2">
+      <AppLink href={`/stores/${storeId}/orders`} className="text-sm font-medium text-slate-700 underline underline-offset-2">
         <span aria-hidden="true" className="inline-block rtl:-scale-x-100">
           ←
         </span>{" "}
         {t("Order.back")}
-      </Link>
+      </AppLink>
       <div className="flex flex-wrap items-center justify-between gap-3">
         <div className="min-w-0">
           <h1 className="break-words text-2xl font-semibold tracking-tight">{order.orderNumber}</h1>
@@ -73,7 +73,7 @@ export default async function OrderPage({ params }: { params: Promise<{ storeId:
         </div>
         <div className="flex flex-col items-end gap-1">
           <StatusBadge status={order.status} t={t} />
-          {isConnected(install.state) ? <LiveRefresh /> : null}
+          {isConnected(install.state) ? <LiveRefresh t={t} /> : null}
         </div>
       </div>
 
