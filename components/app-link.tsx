@@ -1,7 +1,9 @@
 "use client";
 
-import { useRouter } from "next/navigation";
-import type { AnchorHTMLAttributes } from "react";
+// The context useRouter() reads, read directly: outside an App Router (a component rendered on its own, as the
+// install-states test does) it is null and the link stays a plain link, where useRouter() would throw.
+import { AppRouterContext } from "next/dist/shared/lib/app-router-context.shared-runtime";
+import { useContext, type AnchorHTMLAttributes } from "react";
 
 /**
  * A link inside the app: a real `<a href>` (it works before and without JavaScript, opens in a new tab, shows its
@@ -11,7 +13,7 @@ import type { AnchorHTMLAttributes } from "react";
  * there is nothing for a prefetch to fetch ahead. The router itself is already part of the framework's code.
  */
 export function AppLink({ href, onClick, ...rest }: AnchorHTMLAttributes<HTMLAnchorElement> & { href: string }) {
-  const router = useRouter();
+  const router = useContext(AppRouterContext);
   return (
     <a
       {...rest}
@@ -20,6 +22,7 @@ export function AppLink({ href, onClick, ...rest }: AnchorHTMLAttributes<HTMLAnc
         onClick?.(event);
         // Anything but a plain left click (new tab, new window, download, another target) stays the browser's.
         if (
+          router === null ||
           event.defaultPrevented ||
           event.button !== 0 ||
           event.metaKey ||
