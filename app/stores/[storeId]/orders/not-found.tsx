@@ -1,3 +1,4 @@
+import { NotFoundPanel } from "@/components/not-found-panel";
 import { getUi } from "@/i18n/server";
 
 /**
@@ -8,12 +9,11 @@ import { getUi } from "@/i18n/server";
 export default async function OrdersNotFound() {
   const { t } = await getUi();
   return (
-    <section className="rounded-lg border border-slate-200 bg-white p-6 text-center shadow-sm" data-not-found="orders-page">
-      <h1 className="text-lg font-semibold">{t("NotFound.cursorTitle")}</h1>
-      <p className="mt-2 text-slate-600">{t("NotFound.cursorBody")}</p>
-      <a href="orders" className="mt-4 inline-block text-sm font-medium underline underline-offset-2">
-        {t("NotFound.backToOrders")}
-      </a>
-    </section>
+    <NotFoundPanel
+      kind="orders-page"
+      title={t("NotFound.cursorTitle")}
+      body={t("NotFound.cursorBody")}
+      back={<a href="orders">{t("NotFound.backToOrders")}</a>}
+    />
   );
 }

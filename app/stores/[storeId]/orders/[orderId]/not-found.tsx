@@ -1,3 +1,4 @@
+import { NotFoundPanel } from "@/components/not-found-panel";
 import { getUi } from "@/i18n/server";
 
 /**
@@ -7,12 +8,11 @@ import { getUi } from "@/i18n/server";
 export default async function OrderNotFound() {
   const { t } = await getUi();
   return (
-    <section className="rounded-lg border border-slate-200 bg-white p-6 text-center shadow-sm" data-not-found="order">
-      <h1 className="text-lg font-semibold">{t("NotFound.orderTitle")}</h1>
-      <p className="mt-2 text-slate-600">{t("NotFound.orderBody")}</p>
-      <a href="../orders" className="mt-4 inline-block text-sm font-medium underline underline-offset-2">
-        {t("NotFound.backToOrders")}
-      </a>
-    </section>
+    <NotFoundPanel
+      kind="order"
+      title={t("NotFound.orderTitle")}
+      body={t("NotFound.orderBody")}
+      back={<a href="../orders">{t("NotFound.backToOrders")}</a>}
+    />
   );
 }
