@@ -91,9 +91,8 @@ export function errorFromTokenResponse(status: number, headers: Headers, bodyTex
   let json: unknown;
   try {
     json = JSON.parse(bodyText);
-    // Stryker disable next-line BlockStatement: equivalent, json is still undefined without the assignment
   } catch {
-    json = undefined;
+    // Not JSON: json stays undefined, which no error shape below accepts.
   }
   const parsed = errorBody.safeParse(json);
   if (parsed.success) {
