@@ -75,7 +75,6 @@ export type CurrentSession = { id: string; installs: Install[] };
  */
 export const currentSession = cache(async (): Promise<CurrentSession | null> => {
   const id = await currentSessionId();
-  // Stryker disable next-line ConditionalExpression: equivalent, a null id finds no session either (this skips the query)
   if (!id) return null;
   const db = await getDb();
   const found = await findSessionInstalls(db, id);

@@ -153,12 +153,10 @@ export function failureReasonFor(error: unknown): FailureReason {
       return "network";
     case "oauth":
       if (error.code === "invalid_grant") return NO_STORE_DESCRIPTION.test(error.message) ? "no_store_installed" : "invalid_grant";
-      // Stryker disable next-line ConditionalExpression: equivalent, null >= 500 is false too (the null check is for the type checker)
-      return OAUTH_REASONS.get(error.code) ?? (error.status !== null && error.status >= 500 ? "server_error" : "protocol");
+      return OAUTH_REASONS.get(error.code) ?? ((error.status ?? 0) >= 500 ? "server_error" : "protocol");
     case "protocol":
       if (error.code === "blocked") return "blocked";
-      // Stryker disable next-line ConditionalExpression: equivalent, null >= 500 is false too (the null check is for the type checker)
-      return error.status !== null && error.status >= 500 ? "server_error" : "protocol";
+      return (error.status ?? 0) >= 500 ? "server_error" : "protocol";
     default:
       return "protocol";
   }
