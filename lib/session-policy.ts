@@ -46,7 +46,7 @@ export function newSessionSecret(): string {
 
 /** The database key of a session: SHA-256 of its secret, so the table alone opens nothing. */
 export function sessionIdOf(secret: string): string {
-  return createHash("sha256").update(secret, "utf8").digest("hex");
+  return createHash("sha256").update(secret).digest("hex");
 }
 
 /** A secret as newSessionSecret writes it (43 base64url characters); anything else in a cookie is ignored. */

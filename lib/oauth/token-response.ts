@@ -62,6 +62,7 @@ export function parseTokenSuccess(body: unknown): TokenExchangeResult {
       message: "Token endpoint refused the exchange: invalid_grant (No approved store could be installed)",
     });
   }
+  // Stryker disable next-line Regex: equivalent, splitting on single spaces leaves empty strings that filter() drops
   return { scopes: parsed.data.scope.split(/\s+/).filter(Boolean), stores };
 }
 
@@ -71,6 +72,7 @@ function retryAfterSeconds(headers: Headers): number | null {
   const value = headers.get("retry-after");
   if (!value) return null;
   const seconds = Number(value);
+  // Stryker disable next-line EqualityOperator: equivalent, "0" read as a date instead (1 Jan 2000, past) is also 0
   if (Number.isFinite(seconds) && seconds >= 0) return Math.ceil(seconds);
   const date = Date.parse(value);
   return Number.isNaN(date) ? null : Math.max(0, Math.ceil((date - Date.now()) / 1000));
@@ -90,7 +92,7 @@ export function errorFromTokenResponse(status: number, headers: Headers, bodyTex
   try {
     json = JSON.parse(bodyText);
   } catch {
-    json = undefined;
+    // Not JSON: json stays undefined, which no error shape below accepts.
   }
   const parsed = errorBody.safeParse(json);
   if (parsed.success) {
@@ -151,10 +153,10 @@ export function failureReasonFor(error: unknown): FailureReason {
       return "network";
     case "oauth":
       if (error.code === "invalid_grant") return NO_STORE_DESCRIPTION.test(error.message) ? "no_store_installed" : "invalid_grant";
-      return OAUTH_REASONS.get(error.code) ?? (error.status !== null && error.status >= 500 ? "server_error" : "protocol");
+      return OAUTH_REASONS.get(error.code) ?? ((error.status ?? 0) >= 500 ? "server_error" : "protocol");
     case "protocol":
       if (error.code === "blocked") return "blocked";
-      return error.status !== null && error.status >= 500 ? "server_error" : "protocol";
+      return (error.status ?? 0) >= 500 ? "server_error" : "protocol";
     default:
       return "protocol";
   }

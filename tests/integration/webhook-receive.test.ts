@@ -141,6 +141,17 @@ describe(`webhook receiver (${databaseKind()})`, () => {
     expect(await findEvent(handle.db, String(future.id))).not.toBeNull();
   });
 
+  it("acknowledges a redelivered event that is not an order event as a duplicate, applying nothing again", async () => {
+    const verify = sampleEnvelope("webhook.verify");
+    expect((await deliver(verify)).json).toEqual({ ok: true, duplicate: false, effect: "verified" });
+    expect(await deliver(verify)).toEqual({ status: 200, json: { ok: true, duplicate: true } });
+    const future = sampleEnvelope("product.updated", { storeId: STORE });
+    await deliver(future);
+    const before = await eventCount();
+    expect(await deliver(future)).toEqual({ status: 200, json: { ok: true, duplicate: true } });
+    expect(await eventCount()).toBe(before);
+  });
+
   it("acknowledges an order event for a store without an install and stores nothing but its id", async () => {
     const envelope = sampleEnvelope("order.created", { storeId: 999, orderId: 5005 });
     expect((await deliver(envelope)).json).toEqual({ ok: true, duplicate: false, effect: "no_install" });

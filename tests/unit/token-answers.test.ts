@@ -60,6 +60,8 @@ describe("parseTokenSuccess at its edges", () => {
       expect(error.message).not.toContain("svcpk_live_");
     }
     expect(thrown(() => parseTokenSuccess("svcpk_live_a")).message).toBe("The token endpoint answered 200 with an unexpected body ((body))");
+    const twoFields = thrown(() => parseTokenSuccess(success({ stores: [{ ...store(101, "svcpk_live_a"), store_id: 0, install_id: 0 }] })));
+    expect(twoFields.message).toBe("The token endpoint answered 200 with an unexpected body (stores.0.store_id, stores.0.install_id)");
   });
 
   it("reads a 200 without stores as the spec's invalid_grant: nothing installed", () => {
@@ -82,6 +84,8 @@ describe("errorFromTokenResponse at its edges", () => {
     expect(retryAfter("1.2")).toBe(2);
     expect(retryAfter("Fri, 01 May 2026 12:01:30 GMT")).toBe(90);
     expect(retryAfter("Fri, 01 May 2026 11:00:00 GMT")).toBe(0);
+    // A negative number is not a wait the app honours (never a negative one).
+    expect(retryAfter("-30")).toBeNull();
     expect(retryAfter("soon")).toBeNull();
     expect(retryAfter("")).toBeNull();
     expect(retryAfter()).toBeNull();
@@ -125,6 +129,10 @@ describe("failureReasonFor at its edges", () => {
     expect(failureReasonFor(platformError("oauth", 499, "constructor"))).toBe("protocol");
     expect(failureReasonFor(platformError("oauth", 500, "temporarily_unavailable"))).toBe("server_error");
     expect(failureReasonFor(platformError("oauth", null, "odd"))).toBe("protocol");
+    // Codes of the table lead to their page whatever status carried them.
+    expect(failureReasonFor(platformError("oauth", 400, "server_error"))).toBe("server_error");
+    expect(failureReasonFor(platformError("oauth", 400, "rate_limited"))).toBe("rate_limited");
+    expect(failureReasonFor(platformError("oauth", null, "rate_limited"))).toBe("rate_limited");
   });
 
   it("reads invalid_grant as a code problem unless the platform says no store could be installed", () => {

@@ -118,6 +118,23 @@ describe("token cipher", () => {
     expect(codeOf(() => decryptToken(sealed(12 + 16 + 1), ring, context))).toBe("authentication_failed");
   });
 
+  it("says in each error what failed and under which key, the reason the rotation report shows", () => {
+    const ring = keyRing(keyA);
+    const sealed = encryptToken(TOKEN, ring, context);
+    const messageOf = (run: () => unknown) => {
+      try {
+        run();
+      } catch (error) {
+        return (error as Error).message;
+      }
+      return undefined;
+    };
+    expect(messageOf(() => decryptToken({ ...sealed, ciphertext: "AAAA" }, ring, context))).toBe("Stored token ciphertext is malformed");
+    expect(messageOf(() => decryptToken(sealed, ring, tokenContext(102)))).toBe(
+      `Stored token failed authentication under key ${ring.current.id}`,
+    );
+  });
+
   it("takes only 32-byte keys, and its errors say what is wrong without the secret", () => {
     for (const bytes of [0, 16, 31, 33, 64]) {
       expect(codeOf(() => tokenKeyFromBase64(randomBytes(bytes).toString("base64")))).toBe("bad_key");

@@ -3,7 +3,7 @@ import type { AddressInfo } from "node:net";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { setLogSink } from "@/lib/log";
 import { env } from "@/lib/env";
-import { exchangeCode, oauthClientFromEnv, type OAuthClient } from "@/lib/oauth/token-client";
+import { authorizeUrl, exchangeCode, oauthClientFromEnv, type OAuthClient } from "@/lib/oauth/token-client";
 import { APP_USER_AGENT } from "@/lib/platform";
 import { PlatformError } from "@/lib/platform";
 
@@ -90,6 +90,13 @@ describe("exchangeCode", () => {
     });
   });
 
+  it("reaches {auth_url}/oauth/apps/token however many slashes end the configured URL", async () => {
+    handler = answer(200, stores);
+    await exchangeCode(client({ authUrl: `${baseUrl}//` }), grant);
+    await exchangeCode(client({ authUrl: baseUrl }), grant);
+    expect(seen.map((request) => request.url)).toEqual(["/oauth/apps/token", "/oauth/apps/token"]);
+  });
+
   it("turns the endpoint's error answer into its OAuth error", async () => {
     handler = answer(400, JSON.stringify({ error: "invalid_grant", error_description: "The code is invalid" }), { "x-request-id": "req_7" });
     const error = await refusal(exchangeCode(client(), grant));
@@ -136,5 +143,18 @@ describe("exchangeCode", () => {
       scopes: env.SVC_SCOPES,
       userAgent: APP_USER_AGENT,
     });
+  });
+});
+
+describe("authorizeUrl", () => {
+  it("sends the merchant to the client's authorize URL with its id, redirect URI, scopes and the attempt's PKCE", () => {
+    const url = authorizeUrl(
+      { authUrl: "https://auth.example.com/", clientId: "svcapp_client", clientSecret: "svcas_secret", redirectUri: "https://app.example.com/oauth/callback", scopes: ["orders:read"], userAgent: APP_USER_AGENT },
+      { state: "st", codeChallenge: "ch" },
+    );
+    expect(url).toBe(
+      "https://auth.example.com/oauth/apps/authorize?response_type=code&client_id=svcapp_client&redirect_uri=https%3A%2F%2Fapp.example.com%2Foauth%2Fcallback&scope=orders%3Aread&state=st&code_challenge=ch&code_challenge_method=S256",
+    );
+    expect(url).not.toContain("svcas_secret");
   });
 });

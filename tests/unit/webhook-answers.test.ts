@@ -1,8 +1,8 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { Db } from "@/db/client";
 import { setLogSink } from "@/lib/log";
 import { WEBHOOK_MAX_BODY_BYTES } from "@/lib/webhooks/body";
-import { receiveWebhook } from "@/lib/webhooks/receive";
+import { DATABASE_DEADLINE_MS, receiveWebhook } from "@/lib/webhooks/receive";
 import { sampleEnvelope, signDelivery } from "@/lib/webhooks/samples";
 import { signatureHeaders } from "@/lib/webhooks/signature";
 
@@ -102,5 +102,36 @@ describe("webhook receiver answers before the database", () => {
     });
     const noId = { ...sampleEnvelope("order.created", { storeId: 102, orderId: 5007 }), id: "not-an-event-id" };
     expect(await answer(signed(noId))).toEqual({ status: 400, cacheControl: "no-store", json: { ok: false, error: "invalid_envelope" } });
+  });
+});
+
+describe("webhook receiver and a database that does not answer", () => {
+  let restoreLog: () => void;
+  beforeEach(() => {
+    restoreLog = setLogSink(() => {});
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+    restoreLog();
+  });
+
+  const answeringDb = (transaction: () => Promise<unknown>) => ({ transaction }) as unknown as Db;
+
+  it("answers 503 temporarily_unavailable once the database deadline passes, so the platform redelivers", async () => {
+    const started = Date.now();
+    const response = await receiveWebhook(signed(sampleEnvelope("webhook.verify")), { db: answeringDb(() => new Promise(() => {})), secret: SECRET });
+    expect(response.status).toBe(503);
+    expect(await response.json()).toEqual({ ok: false, error: "temporarily_unavailable" });
+    expect(Date.now() - started).toBeGreaterThanOrEqual(DATABASE_DEADLINE_MS - 50);
+  });
+
+  it("leaves no deadline timer behind once the database has answered", async () => {
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout"] });
+    const response = await receiveWebhook(signed(sampleEnvelope("webhook.verify")), {
+      db: answeringDb(async () => ({ duplicate: true })),
+      secret: SECRET,
+    });
+    expect(await response.json()).toEqual({ ok: true, duplicate: true });
+    expect(vi.getTimerCount()).toBe(0);
   });
 });

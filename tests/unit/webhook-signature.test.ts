@@ -109,6 +109,11 @@ describe("webhook signature", () => {
     expect(check({ header: ` t = ${T} , v1 = ${V1} ` }).ok).toBe(true);
   });
 
+  it("calls a header without any v1 malformed before it looks at the timestamp", () => {
+    expect(check({ header: "t=12.5", timestampHeader: "12.5" })).toEqual({ ok: false, reason: "malformed_signature" });
+    expect(check({ header: `t=${T}`, now: new Date((Number(T) + 3600) * 1000) })).toEqual({ ok: false, reason: "malformed_signature" });
+  });
+
   it("accepts a matching v1 wherever it stands among the others, malformed ones included", () => {
     expect(check({ header: `t=${T},v1=${V1},v1=${"0".repeat(64)}` }).ok).toBe(true);
     expect(check({ header: `t=${T},v1=garbage,v1=${V1}` }).ok).toBe(true);

@@ -1,0 +1,388 @@
+import { sealData } from "iron-session";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import type { DatabaseHandle } from "@/db/client";
+import { findSession, findSessionInstalls } from "@/db/queries/sessions";
+import { sessions } from "@/db/schema";
+import { env } from "@/lib/env";
+import { saveInstalledStores } from "@/lib/installs/tokens";
+import { setLogSink } from "@/lib/log";
+import {
+  afterSessionRead,
+  attemptFrom,
+  currentSession,
+  currentSessionId,
+  endSession,
+  getInstallAttemptCookie,
+  installAttemptOptions,
+  sessionOptions,
+  startSession,
+} from "@/lib/session";
+import { signIn } from "@/lib/session-lifecycle";
+import { ABSOLUTE_LIFETIME_MS, IDLE_TIMEOUT_MS, newSessionSecret, sessionIdOf } from "@/lib/session-policy";
+import { requireStore } from "@/lib/tenancy";
+import { receiveWebhookOutcome } from "@/lib/webhooks/receive";
+import { sampleEnvelope, signDelivery } from "@/lib/webhooks/samples";
+import { createTestDatabase } from "@/tests/helpers/database";
+
+/**
+ * The cookie side of sessions and the tenancy guard itself (requireStore), as a page runs them: Next's cookies(),
+ * after() and notFound() are stood in for by a cookie jar, a queue of after-response work and a thrown error,
+ * and the database is a real one. What a browser can hold is what is tried: no cookie, a cookie of a session with
+ * the store or without it, one whose store was uninstalled, and forged ones.
+ */
+
+type Cookie = { value: string; options: Record<string, unknown> };
+
+const next = vi.hoisted(() => ({
+  jar: new Map<string, { value: string; options: Record<string, unknown> }>(),
+  afterQueue: [] as (() => Promise<unknown>)[],
+  db: null as unknown,
+  production: false,
+}));
+
+class NotFound extends Error {}
+
+vi.mock("next/headers", () => ({
+  cookies: async () => ({
+    get: (name: string) => (next.jar.has(name) ? { name, value: next.jar.get(name)?.value } : undefined),
+    set: (name: string, value: string, options: Record<string, unknown> = {}) => {
+      next.jar.set(name, { value, options });
+    },
+  }),
+}));
+vi.mock("next/server", () => ({
+  after: (work: () => Promise<unknown>) => {
+    next.afterQueue.push(work);
+  },
+}));
+vi.mock("next/navigation", () => ({
+  notFound: () => {
+    throw new NotFound("NEXT_NOT_FOUND");
+  },
+}));
+vi.mock("@/db/index", () => ({ getDb: async () => next.db }));
+vi.mock("@/lib/env", async (importOriginal) => {
+  const real = await importOriginal<typeof import("@/lib/env")>();
+  return {
+    ...real,
+    env: new Proxy(real.env, {
+      get: (target, key) => (key === "NODE_ENV" && next.production ? "production" : Reflect.get(target, key)),
+    }),
+  };
+});
+
+// Read from env, not from sessionOptions(): code of lib/session.ts run while this file loads would count, for
+// Stryker, as run by no test in particular (a "static" mutant), and each of its mutants would rerun the whole file.
+const PASSWORD = env.SESSION_SECRET;
+const SECRET = "svcwhsec_" + "5e".repeat(24);
+const T0 = new Date("2026-05-01T08:00:00.000Z");
+const at = (ms: number) => new Date(T0.getTime() + ms);
+
+let handle: DatabaseHandle;
+let restoreLog: () => void;
+
+/** Runs what the page left for after the response, as Next does once it is sent. */
+async function runAfterResponse(): Promise<void> {
+  const queued = next.afterQueue.splice(0);
+  for (const work of queued) await work();
+}
+
+/** A cookie sealed as the app seals it, but without an expiry of its own: the server's limits are what is tested. */
+async function sealCookie(name: string, data: Record<string, unknown>, password = PASSWORD): Promise<void> {
+  next.jar.set(name, { value: await sealData(data, { password, ttl: 0 }), options: {} });
+}
+
+/** A browser holding a session of these stores, opened at `now`: its cookie is in the jar. */
+async function browserWithSession(storeIds: number[], now = T0): Promise<string> {
+  const { secret, id } = await signIn(handle.db, { previousId: null, storeIds, now });
+  await sealCookie("app_session", { sid: secret });
+  return id;
+}
+
+async function refused(storeId: string): Promise<boolean> {
+  try {
+    await requireStore(storeId);
+    return false;
+  } catch (error) {
+    if (error instanceof NotFound) return true;
+    throw error;
+  }
+}
+
+function clockAt(now: Date): void {
+  vi.useFakeTimers({ now, toFake: ["Date"] });
+}
+
+beforeAll(async () => {
+  handle = await createTestDatabase();
+  next.db = handle.db;
+  restoreLog = setLogSink(() => {});
+  await saveInstalledStores(handle.db, {
+    scopes: ["orders:read"],
+    stores: [
+      { storeId: 101, storeName: "Amina Couture", installId: 1, accessToken: "svcpk_live_a" },
+      { storeId: 102, storeName: "Amina Maison", installId: 2, accessToken: "svcpk_live_b" },
+      { storeId: 201, storeName: "Karim Store", installId: 3, accessToken: "svcpk_live_c" },
+    ],
+  });
+});
+afterAll(async () => {
+  restoreLog?.();
+  await handle?.close();
+});
+beforeEach(async () => {
+  next.jar.clear();
+  next.afterQueue.length = 0;
+  next.production = false;
+  await handle.db.delete(sessions);
+});
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+describe("requireStore, the tenancy guard", () => {
+  it("opens a store of this browser's session, with its install row", async () => {
+    clockAt(T0);
+    await browserWithSession([101, 102]);
+    const access = await requireStore("102");
+    expect(access.storeId).toBe(102);
+    expect(access.install).toMatchObject({ storeId: 102, storeName: "Amina Maison", state: "active" });
+    expect(Object.keys(access).sort()).toEqual(["install", "storeId"]);
+  });
+
+  it("answers not found without a session cookie", async () => {
+    clockAt(T0);
+    expect(await refused("101")).toBe(true);
+  });
+
+  it("answers not found for a store the session does not hold, though it is installed", async () => {
+    clockAt(T0);
+    await browserWithSession([101]);
+    expect(await refused("201")).toBe(true);
+    expect(await refused("101")).toBe(false);
+  });
+
+  it("answers not found once the store is uninstalled, and keeps the session's other stores open", async () => {
+    clockAt(T0);
+    await saveInstalledStores(handle.db, {
+      scopes: ["orders:read"],
+      stores: [{ storeId: 301, storeName: "Leaving Store", installId: 30, accessToken: "svcpk_live_d" }],
+    });
+    await browserWithSession([101, 301]);
+    expect(await refused("301")).toBe(false);
+    vi.useRealTimers();
+    const envelope = sampleEnvelope("app.uninstalled", { storeId: 301, installId: 30, at: new Date() });
+    const signed = signDelivery(envelope, SECRET);
+    const request = new Request("http://app.test/api/webhooks", { method: "POST", body: new Uint8Array(signed.body), headers: signed.headers });
+    expect((await receiveWebhookOutcome(request, { db: handle.db, secret: SECRET })).status).toBe(200);
+    clockAt(T0);
+    expect(await refused("301")).toBe(true);
+    expect(await refused("101")).toBe(false);
+  });
+
+  it("answers not found for forged ids: in the URL, in the cookie, or a cookie sealed without the server's secret", async () => {
+    clockAt(T0);
+    await browserWithSession([101]);
+    for (const id of ["abc", "0101", "-101", "101 ", "2147483648"]) expect(await refused(id)).toBe(true);
+    // A well-formed secret that opens no session.
+    await sealCookie("app_session", { sid: newSessionSecret() });
+    expect(await refused("101")).toBe(true);
+    // The session's database id in place of its secret: the id is not a secret, so it opens nothing.
+    const { id } = await signIn(handle.db, { previousId: null, storeIds: [101], now: T0 });
+    await sealCookie("app_session", { sid: id });
+    expect(await refused("101")).toBe(true);
+    // A real secret sealed with another password: the seal does not open, the cookie is ignored.
+    const { secret } = await signIn(handle.db, { previousId: null, storeIds: [101], now: T0 });
+    await sealCookie("app_session", { sid: secret }, "another-password-of-at-least-32-characters");
+    expect(await refused("101")).toBe(true);
+    next.jar.set("app_session", { value: "not-a-seal", options: {} });
+    expect(await refused("101")).toBe(true);
+  });
+
+  it("ends an expired session: not found now, and the row deleted after the response", async () => {
+    clockAt(T0);
+    const id = await browserWithSession([101]);
+    clockAt(at(IDLE_TIMEOUT_MS));
+    expect(await refused("101")).toBe(true);
+    expect(await findSession(handle.db, id)).not.toBeNull();
+    await runAfterResponse();
+    expect(await findSession(handle.db, id)).toBeNull();
+  });
+
+  it("leaves a live session's row alone when it refuses a store it does not hold", async () => {
+    clockAt(T0);
+    const id = await browserWithSession([101]);
+    expect(await refused("201")).toBe(true);
+    await runAfterResponse();
+    expect(await findSession(handle.db, id)).toEqual({ createdAt: T0, lastSeenAt: T0 });
+  });
+
+  it("moves last_seen_at after the response once a minute has passed, not before", async () => {
+    clockAt(T0);
+    const id = await browserWithSession([101]);
+    clockAt(at(59_999));
+    await requireStore("101");
+    expect(next.afterQueue).toHaveLength(0);
+    clockAt(at(60_000));
+    await requireStore("101");
+    await runAfterResponse();
+    expect(await findSession(handle.db, id)).toEqual({ createdAt: T0, lastSeenAt: at(60_000) });
+  });
+});
+
+describe("the session cookie", () => {
+  it("is httpOnly, SameSite=Lax, for the whole site, lives 12 hours and carries only a random secret", async () => {
+    clockAt(T0);
+    await startSession(handle.db, [101]);
+    const cookie = next.jar.get("app_session") as Cookie;
+    expect(cookie.options).toEqual({ httpOnly: true, secure: false, sameSite: "lax", path: "/", maxAge: ABSOLUTE_LIFETIME_MS / 1000 - 60 });
+    const id = await currentSessionId();
+    expect(id).toMatch(/^[0-9a-f]{64}$/);
+    expect(cookie.value).not.toContain(id);
+    expect((await findSessionInstalls(handle.db, id as string))?.installs.map((install) => install.storeId)).toEqual([101]);
+  });
+
+  it("is Secure in production", async () => {
+    next.production = true;
+    expect(sessionOptions().cookieOptions).toMatchObject({ secure: true, httpOnly: true });
+    expect(installAttemptOptions().cookieOptions).toMatchObject({ secure: true, httpOnly: true });
+  });
+
+  it("names no session when absent, malformed or holding something other than a secret", async () => {
+    expect(await currentSessionId()).toBeNull();
+    for (const sid of [undefined, 42, "short", "x".repeat(44), `${"a".repeat(42)}!`]) {
+      await sealCookie("app_session", sid === undefined ? {} : { sid });
+      expect(await currentSessionId()).toBeNull();
+    }
+    const secret = newSessionSecret();
+    await sealCookie("app_session", { sid: secret });
+    expect(await currentSessionId()).toBe(sessionIdOf(secret));
+  });
+
+  it("signing in again in this browser carries its stores into a new session and ends the old one", async () => {
+    clockAt(T0);
+    await startSession(handle.db, [101]);
+    const first = (await currentSessionId()) as string;
+    await startSession(handle.db, [102]);
+    const second = (await currentSessionId()) as string;
+    expect(second).not.toBe(first);
+    expect(await findSession(handle.db, first)).toBeNull();
+    expect((await currentSession())?.installs.map((install) => install.storeId)).toEqual([101, 102]);
+  });
+
+  it("a cookie of no live session does not carry anything into the next sign-in", async () => {
+    clockAt(T0);
+    await sealCookie("app_session", { sid: "forged" });
+    await startSession(handle.db, [102]);
+    expect((await currentSession())?.installs.map((install) => install.storeId)).toEqual([102]);
+  });
+
+  it("signing out ends the session on the server and clears the cookie", async () => {
+    clockAt(T0);
+    await startSession(handle.db, [101]);
+    const id = (await currentSessionId()) as string;
+    const copy = next.jar.get("app_session") as Cookie;
+    await endSession(handle.db);
+    expect(await findSession(handle.db, id)).toBeNull();
+    expect(next.jar.get("app_session")).toEqual({ value: "", options: expect.objectContaining({ maxAge: 0 }) });
+    // A copy of the old cookie opens nothing either.
+    next.jar.set("app_session", copy);
+    expect(await currentSession()).toBeNull();
+    expect(await refused("101")).toBe(true);
+  });
+
+  it("signing out without a session clears the cookie and ends nobody else's", async () => {
+    clockAt(T0);
+    const other = await browserWithSession([101]);
+    await sealCookie("app_session", { sid: "garbage" });
+    await endSession(handle.db);
+    expect(next.jar.get("app_session")?.value).toBe("");
+    expect(await findSession(handle.db, other)).not.toBeNull();
+    next.jar.clear();
+    await endSession(handle.db);
+    expect(next.jar.get("app_session")?.value).toBe("");
+    expect(await findSession(handle.db, other)).not.toBeNull();
+  });
+});
+
+describe("currentSession", () => {
+  it("is the live session with its open stores, and asks for no write right after sign-in", async () => {
+    clockAt(T0);
+    const id = await browserWithSession([102, 101]);
+    expect(await currentSession()).toEqual({ id, installs: [expect.objectContaining({ storeId: 101 }), expect.objectContaining({ storeId: 102 })] });
+    expect(next.afterQueue).toHaveLength(0);
+  });
+
+  it("is null without a cookie, or for a secret the database does not know", async () => {
+    expect(await currentSession()).toBeNull();
+    await sealCookie("app_session", { sid: newSessionSecret() });
+    expect(await currentSession()).toBeNull();
+    expect(next.afterQueue).toHaveLength(0);
+  });
+
+  it("is null once expired, and the row is deleted after the response", async () => {
+    clockAt(T0);
+    const id = await browserWithSession([101]);
+    clockAt(at(ABSOLUTE_LIFETIME_MS));
+    expect(await currentSession()).toBeNull();
+    await runAfterResponse();
+    expect(await findSession(handle.db, id)).toBeNull();
+  });
+
+  it("moves last_seen_at after the response once a minute has passed", async () => {
+    clockAt(T0);
+    const id = await browserWithSession([101]);
+    clockAt(at(60_000));
+    expect((await currentSession())?.id).toBe(id);
+    await runAfterResponse();
+    expect((await findSession(handle.db, id))?.lastSeenAt).toEqual(at(60_000));
+  });
+});
+
+describe("afterSessionRead", () => {
+  it("touches or ends the session it names, and only after the response", async () => {
+    const touched = await browserWithSession([101]);
+    const ended = (await signIn(handle.db, { previousId: null, storeIds: [101], now: T0 })).id;
+    afterSessionRead(handle.db, touched, "touch", at(5 * 60_000));
+    afterSessionRead(handle.db, ended, "end", at(5 * 60_000));
+    expect(await findSession(handle.db, ended)).not.toBeNull();
+    await runAfterResponse();
+    expect(await findSession(handle.db, touched)).toEqual({ createdAt: T0, lastSeenAt: at(5 * 60_000) });
+    expect(await findSession(handle.db, ended)).toBeNull();
+  });
+
+  it("never fails the request it follows when the database does", async () => {
+    const broken = {
+      update: () => {
+        throw new Error("database down");
+      },
+      delete: () => {
+        throw new Error("database down");
+      },
+    } as unknown as typeof handle.db;
+    afterSessionRead(broken, "0".repeat(64), "touch", T0);
+    afterSessionRead(broken, "0".repeat(64), "end", T0);
+    await expect(runAfterResponse()).resolves.toBeUndefined();
+  });
+});
+
+describe("the install attempt cookie", () => {
+  it("lives exactly as long as the platform's consent request, with the session cookie's protections", async () => {
+    const cookie = await getInstallAttemptCookie();
+    Object.assign(cookie, { state: "s", codeVerifier: "v", startedAt: 1 });
+    await cookie.save();
+    const saved = next.jar.get("app_install") as Cookie;
+    expect(saved.options).toEqual({ httpOnly: true, secure: false, sameSite: "lax", path: "/", maxAge: 10 * 60 });
+    expect(installAttemptOptions().cookieName).not.toBe(sessionOptions().cookieName);
+    expect(attemptFrom(await getInstallAttemptCookie())).toEqual({ state: "s", codeVerifier: "v", startedAt: 1 });
+  });
+
+  it("counts as no attempt unless state, verifier and start time all have their types", () => {
+    expect(attemptFrom({ state: "s", codeVerifier: "v", startedAt: 1 })).toEqual({ state: "s", codeVerifier: "v", startedAt: 1 });
+    expect(attemptFrom({})).toBeNull();
+    expect(attemptFrom({ codeVerifier: "v", startedAt: 1 })).toBeNull();
+    expect(attemptFrom({ state: "s", startedAt: 1 })).toBeNull();
+    expect(attemptFrom({ state: "s", codeVerifier: "v" })).toBeNull();
+    expect(attemptFrom({ state: "s", codeVerifier: "v", startedAt: "1" as unknown as number })).toBeNull();
+  });
+});
