@@ -5,13 +5,14 @@ import { findSession, findSessionInstalls } from "@/db/queries/sessions";
 import { sessions } from "@/db/schema";
 import { env } from "@/lib/env";
 import { saveInstalledStores } from "@/lib/installs/tokens";
+import { liveAttempts } from "@/lib/oauth/install-attempts";
 import { setLogSink } from "@/lib/log";
 import {
   afterSessionRead,
-  attemptFrom,
   currentSession,
   currentSessionId,
   endSession,
+  endSessionsHoldingStore,
   getInstallAttemptCookie,
   installAttemptOptions,
   sessionOptions,
@@ -369,20 +370,39 @@ describe("afterSessionRead", () => {
 describe("the install attempt cookie", () => {
   it("lives exactly as long as the platform's consent request, with the session cookie's protections", async () => {
     const cookie = await getInstallAttemptCookie();
-    Object.assign(cookie, { state: "s", codeVerifier: "v", startedAt: 1 });
+    const attempt = { state: "s", codeVerifier: "v", startedAt: T0.getTime(), returnTo: "/stores/101/orders" };
+    cookie.attempts = [attempt];
     await cookie.save();
     const saved = next.jar.get("app_install") as Cookie;
     expect(saved.options).toEqual({ httpOnly: true, secure: false, sameSite: "lax", path: "/", maxAge: 10 * 60 });
     expect(installAttemptOptions().cookieName).not.toBe(sessionOptions().cookieName);
-    expect(attemptFrom(await getInstallAttemptCookie())).toEqual({ state: "s", codeVerifier: "v", startedAt: 1 });
+    expect(liveAttempts((await getInstallAttemptCookie()).attempts, T0.getTime())).toEqual([attempt]);
   });
 
   it("counts as no attempt unless state, verifier and start time all have their types", () => {
-    expect(attemptFrom({ state: "s", codeVerifier: "v", startedAt: 1 })).toEqual({ state: "s", codeVerifier: "v", startedAt: 1 });
-    expect(attemptFrom({})).toBeNull();
-    expect(attemptFrom({ codeVerifier: "v", startedAt: 1 })).toBeNull();
-    expect(attemptFrom({ state: "s", startedAt: 1 })).toBeNull();
-    expect(attemptFrom({ state: "s", codeVerifier: "v" })).toBeNull();
-    expect(attemptFrom({ state: "s", codeVerifier: "v", startedAt: "1" as unknown as number })).toBeNull();
+    const now = T0.getTime();
+    const good = { state: "s", codeVerifier: "v", startedAt: now };
+    expect(liveAttempts([good], now)).toEqual([{ ...good, returnTo: null }]);
+    for (const bad of [{}, { codeVerifier: "v", startedAt: now }, { state: "s", startedAt: now }, { state: "s", codeVerifier: "v" }, { ...good, startedAt: String(now) }]) {
+      expect(liveAttempts([bad], now)).toEqual([]);
+    }
+  });
+});
+
+describe("sign out everywhere", () => {
+  it("ends every session holding the store, this browser's included, and leaves sessions without it", async () => {
+    clockAt(T0);
+    const laptop = await browserWithSession([101, 102]);
+    const elsewhere = await browserWithSession([102]);
+    // This browser: a fresh consent of its own, not a hand-over from the cookie sealed for `elsewhere`.
+    next.jar.clear();
+    await startSession(handle.db, [101]);
+    const own = (await currentSessionId()) as string;
+
+    expect(await endSessionsHoldingStore(handle.db, 101)).toBe(2);
+    expect(await findSession(handle.db, laptop)).toBeNull();
+    expect(await findSession(handle.db, own)).toBeNull();
+    expect(await findSession(handle.db, elsewhere)).not.toBeNull();
+    expect(next.jar.get("app_session")).toEqual({ value: "", options: expect.objectContaining({ maxAge: 0 }) });
   });
 });
