@@ -31,6 +31,10 @@ const config = {
     "lib/session.ts",
     "lib/session-policy.ts",
     "lib/session-lifecycle.ts",
+    // What the sessions issue added around sign-in: attempts kept side by side, the return path, cross-site refusal.
+    "lib/oauth/install-attempts.ts",
+    "lib/oauth/return-path.ts",
+    "lib/http/cross-site.ts",
   ],
   // Two cores are shared with the app, the emulator and the embedded databases the tests open.
   concurrency: 1,

@@ -35,8 +35,8 @@ export function liveAttempts(stored: unknown, now: number): PendingAttempt[] {
 }
 
 function sameState(a: string, b: string): boolean {
-  const left = Buffer.from(a, "utf8");
-  const right = Buffer.from(b, "utf8");
+  const left = Buffer.from(a);
+  const right = Buffer.from(b);
   return left.length === right.length && timingSafeEqual(left, right);
 }
 

@@ -28,7 +28,8 @@ export function returnPathStoreId(path: string): number | null {
  * left unticked would answer 404); otherwise the list of stores with the new ones announced.
  */
 export function landingAfterInstall(returnTo: string | null, storeIds: readonly number[]): string {
-  const storeId = returnTo ? returnPathStoreId(returnTo) : null;
-  if (returnTo && storeId !== null && storeIds.includes(storeId)) return returnTo;
-  return `/stores?installed=${storeIds.join(",")}`;
+  const storeList = `/stores?installed=${storeIds.join(",")}`;
+  if (returnTo === null) return storeList;
+  const storeId = returnPathStoreId(returnTo);
+  return storeIds.some((id) => id === storeId) ? returnTo : storeList;
 }

@@ -15,6 +15,11 @@ describe("return path after signing in", () => {
       expect(safeReturnPath(path)).toBe(path);
     }
     expect(returnPathStoreId("/stores/101/orders?status=shipped")).toBe(101);
+    expect(returnPathStoreId("/install")).toBeNull();
+    // 512 characters at most.
+    const longest = `/stores/101/${"a".repeat(500)}`;
+    expect(longest).toHaveLength(512);
+    expect(safeReturnPath(longest)).toBe(longest);
   });
 
   it("refuses anything that could leave the app or is not a store page", () => {
@@ -29,7 +34,7 @@ describe("return path after signing in", () => {
       "/\\evil.example",
       "/install",
       "/",
-      `/stores/101/${"a".repeat(600)}`,
+      `/stores/101/${"a".repeat(501)}`,
       42,
       null,
     ]) {
@@ -51,6 +56,11 @@ describe("install attempts in progress", () => {
     expect(liveAttempts(stored, NOW).map((a) => a.state)).toEqual(["state-3", "state-2", "state-1"]);
     expect(liveAttempts(stored, NOW)[0]?.returnTo).toBeNull();
     expect(liveAttempts("not a list", NOW)).toEqual([]);
+    // Each field must have its type: a start time as text would pass the age check by coercion.
+    const good = attempt(1);
+    for (const bad of [null, 5, { ...good, state: 5 }, { ...good, codeVerifier: 5 }, { ...good, startedAt: String(good.startedAt) }]) {
+      expect(liveAttempts([bad], NOW)).toEqual([]);
+    }
   });
 
   it("adds beside the attempts in progress; when full, only the merchant's own request makes room", () => {
@@ -76,6 +86,8 @@ describe("install attempts in progress", () => {
     expect(forged.attempt).toBe(attempts[1]);
 
     expect(takeAttempt(attempts, null)).toMatchObject({ matched: false, rest: attempts });
+    const three = [attempt(3), attempt(2), attempt(1)];
+    expect(takeAttempt(three, "state-from-elsewhere").attempt).toBe(three[2]);
     expect(takeAttempt([], "state-1")).toEqual({ attempt: null, matched: false, rest: [] });
   });
 });
