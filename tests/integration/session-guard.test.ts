@@ -24,6 +24,7 @@ import { requireStore } from "@/lib/tenancy";
 import { receiveWebhookOutcome } from "@/lib/webhooks/receive";
 import { sampleEnvelope, signDelivery } from "@/lib/webhooks/samples";
 import { createTestDatabase } from "@/tests/helpers/database";
+import { saveFixtureStores } from "@/tests/helpers/fixture-stores";
 
 /**
  * The cookie side of sessions and the tenancy guard itself (requireStore), as a page runs them: Next's cookies(),
@@ -118,14 +119,7 @@ beforeAll(async () => {
   handle = await createTestDatabase();
   next.db = handle.db;
   restoreLog = setLogSink(() => {});
-  await saveInstalledStores(handle.db, {
-    scopes: ["orders:read"],
-    stores: [
-      { storeId: 101, storeName: "Amina Couture", installId: 1, accessToken: "svcpk_live_a" },
-      { storeId: 102, storeName: "Amina Maison", installId: 2, accessToken: "svcpk_live_b" },
-      { storeId: 201, storeName: "Karim Store", installId: 3, accessToken: "svcpk_live_c" },
-    ],
-  });
+  await saveFixtureStores(handle.db);
 });
 afterAll(async () => {
   restoreLog?.();

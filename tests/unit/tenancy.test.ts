@@ -3,11 +3,11 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { DatabaseHandle } from "@/db/client";
 import { setInstallState } from "@/db/queries/installs";
 import { installs, sessions } from "@/db/schema";
-import { saveInstalledStores } from "@/lib/installs/tokens";
 import { signIn } from "@/lib/session-lifecycle";
 import { ABSOLUTE_LIFETIME_MS, IDLE_TIMEOUT_MS } from "@/lib/session-policy";
 import { isOpenInstall, parseStoreId, resolveStoreAccess } from "@/lib/tenancy";
 import { createTestDatabase } from "@/tests/helpers/database";
+import { saveFixtureStores } from "@/tests/helpers/fixture-stores";
 
 let handle: DatabaseHandle;
 const T0 = new Date("2026-05-01T08:00:00.000Z");
@@ -15,16 +15,7 @@ const at = (ms: number) => new Date(T0.getTime() + ms);
 
 beforeAll(async () => {
   handle = await createTestDatabase();
-  await saveInstalledStores(handle.db, {
-    scopes: ["orders:read"],
-    stores: [
-      { storeId: 101, storeName: "Amina Couture", installId: 1, accessToken: "svcpk_live_a" },
-      { storeId: 102, storeName: "Amina Maison", installId: 2, accessToken: "svcpk_live_b" },
-      // Installed by someone else's browser: exists in the database, not in this session.
-      { storeId: 201, storeName: "Karim Store", installId: 3, accessToken: "svcpk_live_c" },
-      { storeId: 301, storeName: "Closed Store", installId: 4, accessToken: "svcpk_live_d" },
-    ],
-  });
+  await saveFixtureStores(handle.db, [{ storeId: 301, storeName: "Closed Store", installId: 4, accessToken: "svcpk_live_d" }]);
 });
 afterAll(async () => {
   await handle?.close();
