@@ -5,6 +5,28 @@ import { overviewHref, type PeriodProblem } from "@/lib/ui/overview-query";
 const PRESETS: Exclude<AnalyticsRange, "custom">[] = ["today", "yesterday", "7d", "30d", "this_month", "last_month", "this_year"];
 const FOCUS = "focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-slate-900";
 
+function inputClass(invalid: boolean): string {
+  return `mt-1 block w-full min-w-0 rounded-md border bg-white px-2 py-1.5 text-sm ${invalid ? "border-rose-600" : "border-slate-300"} ${FOCUS}`;
+}
+
+/** One end of the custom range; a refusal points the field at the message, otherwise at the format hint. */
+function DateField({ name, label, value, problem }: { name: "from" | "to"; label: string; value: string | undefined; problem: boolean }) {
+  return (
+    <label className="min-w-0 flex-1 basis-36 text-sm">
+      {label}
+      <input
+        type="date"
+        name={name}
+        defaultValue={value}
+        required
+        aria-invalid={problem || undefined}
+        aria-describedby={problem ? "period-problem" : "period-hint"}
+        className={inputClass(problem)}
+      />
+    </label>
+  );
+}
+
 /**
  * The period: preset links and a plain GET form for a custom range. Both work without JavaScript; the form's
  * dates are checked on the server before any platform call, and a refusal is shown next to the field it concerns.
@@ -26,8 +48,6 @@ export function PeriodPicker({
 }) {
   const toProblem = problem === "to_invalid" || problem === "to_before_from" || problem === "too_long";
   const fromProblem = problem === "from_invalid";
-  const inputClass = (invalid: boolean) =>
-    `mt-1 block w-full min-w-0 rounded-md border bg-white px-2 py-1.5 text-sm ${invalid ? "border-rose-600" : "border-slate-300"} ${FOCUS}`;
   return (
     <section aria-labelledby="period-heading" className="space-y-3">
       <h2 id="period-heading" className="sr-only">
@@ -58,30 +78,8 @@ export function PeriodPicker({
           <legend className={`text-sm font-medium ${range === "custom" ? "text-slate-900" : "text-slate-700"}`}>{t("Overview.period.customLegend")}</legend>
           <input type="hidden" name="range" value="custom" />
           <div className="mt-2 flex flex-wrap items-end gap-3">
-            <label className="min-w-0 flex-1 basis-36 text-sm">
-              {t("Overview.period.from")}
-              <input
-                type="date"
-                name="from"
-                defaultValue={from}
-                required
-                aria-invalid={fromProblem || undefined}
-                aria-describedby={fromProblem ? "period-problem" : "period-hint"}
-                className={inputClass(fromProblem)}
-              />
-            </label>
-            <label className="min-w-0 flex-1 basis-36 text-sm">
-              {t("Overview.period.to")}
-              <input
-                type="date"
-                name="to"
-                defaultValue={to}
-                required
-                aria-invalid={toProblem || undefined}
-                aria-describedby={toProblem ? "period-problem" : "period-hint"}
-                className={inputClass(toProblem)}
-              />
-            </label>
+            <DateField name="from" label={t("Overview.period.from")} value={from} problem={fromProblem} />
+            <DateField name="to" label={t("Overview.period.to")} value={to} problem={toProblem} />
             <button type="submit" className={`rounded-md bg-slate-900 px-4 py-1.5 text-sm font-medium text-white hover:bg-slate-700 ${FOCUS}`}>
               {t("Overview.period.show")}
             </button>
