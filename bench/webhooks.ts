@@ -101,7 +101,7 @@ function summarize(label: string, samples: Sample[]): SideResult {
 }
 
 function startBare(databaseUrl: string, port: number): ChildProcess {
-  return spawn(process.execPath, ["--import", "tsx", path.join(process.cwd(), "bench", "webhooks.ts"), BARE_FLAG], {
+  return spawn(process.execPath, ["--conditions=react-server", "--import", "tsx", path.join(process.cwd(), "bench", "webhooks.ts"), BARE_FLAG], {
     env: { ...productionEnv(databaseUrl, port), BARE_PORT: String(port) },
     stdio: ["ignore", "ignore", "inherit"],
   });
