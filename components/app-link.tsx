@@ -3,7 +3,21 @@
 // The context useRouter() reads, read directly: outside an App Router (a component rendered on its own, as the
 // install-states test does) it is null and the link stays a plain link, where useRouter() would throw.
 import { AppRouterContext } from "next/dist/shared/lib/app-router-context.shared-runtime";
-import { useContext, type AnchorHTMLAttributes } from "react";
+import { useContext, type AnchorHTMLAttributes, type MouseEvent, type ReactNode } from "react";
+
+/** A plain left click on a link that opens here: anything else (new tab, window, download, another target) stays the browser's. */
+function isPlainClick(event: MouseEvent, target: string | undefined, download: boolean): boolean {
+  return (
+    !event.defaultPrevented &&
+    event.button === 0 &&
+    !event.metaKey &&
+    !event.ctrlKey &&
+    !event.shiftKey &&
+    !event.altKey &&
+    (!target || target === "_self") &&
+    !download
+  );
+}
 
 /**
  * A link inside the app: a real `<a href>` (it works before and without JavaScript, opens in a new tab, shows its
@@ -20,23 +34,34 @@ export function AppLink({ href, onClick, ...rest }: AnchorHTMLAttributes<HTMLAnc
       href={href}
       onClick={(event) => {
         onClick?.(event);
-        // Anything but a plain left click (new tab, new window, download, another target) stays the browser's.
-        if (
-          router === null ||
-          event.defaultPrevented ||
-          event.button !== 0 ||
-          event.metaKey ||
-          event.ctrlKey ||
-          event.shiftKey ||
-          event.altKey ||
-          (rest.target && rest.target !== "_self") ||
-          rest.download !== undefined
-        ) {
-          return;
-        }
+        if (router === null || !isPlainClick(event, rest.target, rest.download !== undefined)) return;
         event.preventDefault();
         router.push(href);
       }}
     />
+  );
+}
+
+/**
+ * AppLink for every plain `<a href="/…">` inside it, by one listener: for lists of links rendered on the server
+ * (the orders table), where an AppLink per row would repeat a client component's props in every row's payload.
+ */
+export function AppLinks({ className, children }: { className?: string; children: ReactNode }) {
+  const router = useContext(AppRouterContext);
+  return (
+    <div
+      className={className}
+      onClick={(event) => {
+        const anchor = event.target instanceof Element ? event.target.closest("a") : null;
+        const href = anchor?.getAttribute("href");
+        // Only the app's own paths: another origin, or a protocol-relative //host, leaves through the browser.
+        if (!router || !anchor || !href?.startsWith("/") || href.startsWith("//")) return;
+        if (!isPlainClick(event, anchor.target, anchor.hasAttribute("download"))) return;
+        event.preventDefault();
+        router.push(href);
+      }}
+    >
+      {children}
+    </div>
   );
 }

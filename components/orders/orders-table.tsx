@@ -1,18 +1,18 @@
-import { AppLink } from "@/components/app-link";
 import { StatusBadge } from "@/components/status-badge";
 import type { OrderListRow } from "@/db/queries/order-views";
 import type { Translate } from "@/i18n/translate";
 import { orDash, type Formats } from "@/lib/ui/format";
 
-// Shared by every cell, so each row's markup stays short (the page is mostly rows). Store data sits in <bdi>, the
-// element form of dir="auto": an Arabic name reads right to left inside a French page and the reverse.
-const CELL = "md:table-cell md:whitespace-nowrap md:px-3 md:py-2";
+// The page is mostly rows, and each row's markup is sent twice (HTML and RSC payload), so a row is bare: its look is
+// the `orders-table` rule of app/globals.css, and its link a plain <a> that the page's AppLinks routes. Store data
+// cells carry dir="auto" (an Arabic name reads right to left inside a French page and the reverse) and the phone
+// dir="ltr" ("+213…" keeps its plus in front in Arabic); globals.css keeps their alignment that of the page.
 
 export function OrdersTable({ storeId, rows, t, format }: { storeId: number; rows: OrderListRow[]; t: Translate; format: Formats }) {
   return (
     // Below md each row is a two-column card (a wide table would scroll sideways on a phone); from md up, a table.
     <div className="overflow-x-auto rounded-lg border border-slate-200 bg-white shadow-sm">
-      <table className="block w-full text-sm md:table md:min-w-full md:divide-y md:divide-slate-200">
+      <table className="orders-table block w-full text-sm md:table md:min-w-full md:divide-y md:divide-slate-200">
         <caption className="sr-only">{t("Orders.caption", { zone: format.zoneName })}</caption>
         <thead className="sr-only bg-slate-50 text-start text-xs font-semibold text-slate-600 md:not-sr-only md:table-header-group">
           <tr>
@@ -29,26 +29,16 @@ export function OrdersTable({ storeId, rows, t, format }: { storeId: number; row
         </thead>
         <tbody className="block divide-y divide-slate-100 md:table-row-group">
           {rows.map((row) => (
-            <tr key={row.id} data-order-id={row.id} className="grid grid-cols-2 gap-x-3 gap-y-1 px-3 py-3 hover:bg-slate-50 md:table-row md:p-0">
-              <th scope="row" className={`truncate text-start font-medium ${CELL}`}>
-                <AppLink href={`/stores/${storeId}/orders/${row.id}`} className="underline decoration-slate-300 underline-offset-2">
-                  {row.orderNumber}
-                </AppLink>
+            <tr key={row.id}>
+              <th scope="row">
+                <a href={`/stores/${storeId}/orders/${row.id}`}>{row.orderNumber}</a>
               </th>
-              <td className={`text-end text-slate-600 md:text-start ${CELL}`}>
-                <time dateTime={row.createdAt.toISOString()}>{format.dateTime(row.createdAt)}</time>
-              </td>
-              <td className={`truncate ${CELL}`}>
-                <bdi>{orDash(row.customerName)}</bdi>
-              </td>
-              <td className={`text-end md:text-start ${CELL}`}>
-                <bdi dir="ltr">{orDash(row.customerPhone)}</bdi>
-              </td>
-              <td className={CELL}>
-                <bdi>{orDash(row.wilayaName)}</bdi>
-              </td>
-              <td className={`text-end tabular-nums ${CELL}`}>{format.money(row.total)}</td>
-              <td className={CELL}>
+              <td>{format.dateTime(row.createdAt)}</td>
+              <td dir="auto">{orDash(row.customerName)}</td>
+              <td dir="ltr">{orDash(row.customerPhone)}</td>
+              <td dir="auto">{orDash(row.wilayaName)}</td>
+              <td>{format.money(row.total)}</td>
+              <td>
                 <StatusBadge status={row.status} t={t} />
               </td>
             </tr>

@@ -77,7 +77,7 @@ for (const locale of ["ar", "fr", "en"] as const) {
 
       await expect(async () => {
         await page.goto(`/stores/${STORE}/orders`);
-        await expect(page.locator("tbody tr[data-order-id]").first()).toBeVisible({ timeout: 1_000 });
+        await expect(page.locator(".orders-table tbody tr").first()).toBeVisible({ timeout: 1_000 });
       }).toPass({ timeout: 20_000 });
       await expect(page.getByRole("navigation").getByRole("link", { name: EXPECT[locale].orders, exact: true })).toHaveAttribute(
         "aria-current",
@@ -91,7 +91,7 @@ for (const locale of ["ar", "fr", "en"] as const) {
       }
       await checkPage(page, locale, "orders");
 
-      const firstOrder = page.locator("tbody tr[data-order-id] th a").first();
+      const firstOrder = page.locator(".orders-table tbody tr th a").first();
       const orderHref = (await firstOrder.getAttribute("href")) ?? "";
       await page.goto(orderHref);
       await checkPage(page, locale, "order");
@@ -150,9 +150,9 @@ test("a keyboard-only journey through install, orders and categories (Arabic)", 
   await expect(page).toHaveURL(`/stores/${STORE}/orders`);
   await expect(async () => {
     await page.reload();
-    await expect(page.locator("tbody tr[data-order-id]").first()).toBeVisible({ timeout: 1_000 });
+    await expect(page.locator(".orders-table tbody tr").first()).toBeVisible({ timeout: 1_000 });
   }).toPass({ timeout: 20_000 });
-  const order = page.locator("tbody tr[data-order-id] th a").first();
+  const order = page.locator(".orders-table tbody tr th a").first();
   await tabTo(page, order);
   await page.keyboard.press("Enter");
   await expect(page).toHaveURL(new RegExp(`/stores/${STORE}/orders/\\d+$`));

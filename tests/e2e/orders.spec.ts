@@ -26,7 +26,7 @@ async function screenshot(page: Page, name: string): Promise<void> {
 }
 
 function orderRows(page: Page) {
-  return page.locator("tbody tr[data-order-id]");
+  return page.locator(".orders-table tbody tr");
 }
 
 async function orderNumbers(page: Page): Promise<string[]> {
@@ -110,13 +110,19 @@ test("a new order and a status change appear on an open orders page without a re
 
   const order = await placeOrder();
   await tick();
-  const newRow = page.locator(`tr[data-order-id="${order.id}"]`);
+  const newRow = orderRows(page).filter({ has: page.locator(`a[href$="/orders/${order.id}"]`) });
   await expect(newRow).toBeVisible({ timeout: 20_000 });
   await expect(newRow.locator("td:last-child")).toHaveText("Pending");
 
   await emulatorControl("POST", `/_emulator/orders/${order.id}/status`, { status: "confirmed" });
   await tick();
   await expect(newRow.locator("td:last-child")).toHaveText("Confirmed", { timeout: 20_000 });
+  expect(await page.evaluate(() => (window as unknown as { stillHere?: boolean }).stillHere)).toBe(true);
+
+  // The rows' plain links go through the App Router (AppLinks): the order opens without reloading the page.
+  await newRow.getByRole("link", { name: order.order_number }).click();
+  await expect(page).toHaveURL(new RegExp(`/orders/${order.id}$`));
+  await expect(page.getByRole("heading", { level: 1 })).toContainText(order.order_number);
   expect(await page.evaluate(() => (window as unknown as { stillHere?: boolean }).stillHere)).toBe(true);
 });
 

@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
-import { AppLink } from "@/components/app-link";
+import { AppLinks } from "@/components/app-link";
 import { LiveRefresh } from "@/components/live-refresh";
 import { OrdersEmpty } from "@/components/orders/orders-empty";
 import { OrdersFilters } from "@/components/orders/orders-filters";
@@ -68,29 +68,30 @@ export default async function OrdersPage({
           rich={rich}
         />
       ) : (
-        <>
+        // One listener routes every link of the list and its pages through the App Router (see AppLinks).
+        <AppLinks className="space-y-4">
           <OrdersTable storeId={storeId} rows={page.rows} t={t} format={format} />
           <nav aria-label={t("Orders.pages")} className="flex flex-wrap items-center justify-between gap-3 text-sm">
             {filters.cursor ? (
-              <AppLink href={ordersHref(storeId, { ...filters, cursor: null })} className="font-medium underline underline-offset-2">
+              <a href={ordersHref(storeId, { ...filters, cursor: null })} className="font-medium underline underline-offset-2">
                 <Arrow back /> {t("Orders.newest")}
-              </AppLink>
+              </a>
             ) : (
               <span />
             )}
             {page.nextCursor ? (
-              <AppLink
+              <a
                 href={ordersHref(storeId, { ...filters, cursor: page.nextCursor })}
                 rel="next"
                 className="rounded-md border border-slate-300 bg-white px-3 py-1.5 font-medium hover:bg-slate-50 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-slate-900"
               >
                 {t("Orders.older")} <Arrow />
-              </AppLink>
+              </a>
             ) : (
               <span className="text-slate-600">{filters.cursor ? t("Orders.end") : ""}</span>
             )}
           </nav>
-        </>
+        </AppLinks>
       )}
     </div>
   );
