@@ -1,7 +1,9 @@
 /**
  * The friendly face of a failure: a sentence, what to do, and a way to try again. Used by pages that catch a
  * PlatformError and by the error boundary; it never shows a stack or a raw platform response. It is rendered on
- * both sides (the boundary is a client component), so its words arrive translated, as `labels`.
+ * both sides (the boundary is a client component), so its words arrive translated, as `labels`. Its look is the
+ * `error-panel` rule of app/globals.css: as part of the boundary it is in every store page's first-load JavaScript,
+ * where Tailwind class strings would be most of its bytes.
  */
 export type ErrorPanelLabels = { tryAgain: string; reinstall?: string; requestId?: string };
 
@@ -21,23 +23,18 @@ export function ErrorPanel({
   children?: React.ReactNode;
 }) {
   return (
-    <section role="alert" aria-labelledby="error-panel-title" className="rounded-lg border border-rose-200 bg-white p-6 shadow-sm">
-      <h2 id="error-panel-title" className="text-lg font-semibold text-rose-900">
-        {title}
-      </h2>
-      <p className="mt-2 text-slate-700">{message}</p>
-      <div className="mt-4 flex flex-wrap items-center gap-3">
+    <section role="alert" aria-labelledby="error-panel-title" className="error-panel">
+      <h2 id="error-panel-title">{title}</h2>
+      <p>{message}</p>
+      <div>
         {retryHref ? (
-          <a
-            href={retryHref}
-            className="rounded-md bg-slate-900 px-3 py-1.5 text-sm font-medium text-white hover:bg-slate-700 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-slate-900"
-          >
+          <a href={retryHref} className="button-primary">
             {labels.tryAgain}
           </a>
         ) : null}
         {children}
         {reinstall && labels.reinstall ? (
-          <a href="/install" className="text-sm font-medium text-slate-900 underline underline-offset-2">
+          <a href="/install" className="text-sm font-medium underline underline-offset-2">
             {labels.reinstall}
           </a>
         ) : null}

@@ -2,6 +2,7 @@
 
 import { lazy, Suspense, useId, useState } from "react";
 import { useT } from "@/components/i18n/client-messages";
+import { useHydrated } from "@/components/use-hydrated";
 import type { Category } from "@/lib/platform";
 import type { ParentOption } from "./category-fields";
 import { ROW_BUTTON as BUTTON } from "./row-button";
@@ -52,8 +53,10 @@ export function CategoryRow({
   const [panel, setPanel] = useState<"none" | "edit" | "delete">("none");
   const [toggles, setToggles] = useState(0);
   const id = useId();
+  const hydrated = useHydrated();
 
   function toggle(next: "edit" | "delete") {
+    if (!hydrated) return;
     setPanel(panel === next ? "none" : next);
     setToggles(toggles + 1);
   }
@@ -79,6 +82,7 @@ export function CategoryRow({
           <button
             type="button"
             aria-expanded={panel === "edit"}
+            aria-disabled={!hydrated || undefined}
             aria-controls={`${id}-edit`}
             aria-label={t("Categories.editOf", { name: category.name })}
             onClick={() => toggle("edit")}
@@ -89,6 +93,7 @@ export function CategoryRow({
           <button
             type="button"
             aria-expanded={panel === "delete"}
+            aria-disabled={!hydrated || undefined}
             aria-controls={`${id}-delete`}
             aria-label={t("Categories.deleteOf", { name: category.name })}
             onClick={() => toggle("delete")}

@@ -4,6 +4,7 @@ import { lazy, Suspense, useCallback, useLayoutEffect, useRef, useState, useSync
 import { useT } from "@/components/i18n/client-messages";
 import { reorderCategories } from "@/app/stores/[storeId]/categories/actions";
 import { initialActionState, type ActionState } from "@/lib/actions/validated-action";
+import { useHydrated } from "@/components/use-hydrated";
 import { DragBindings, type DragBinding } from "./drag-bindings";
 
 // dnd-kit is most of this page's JavaScript: it loads once the page has loaded (after the load event, so never in
@@ -24,17 +25,6 @@ const DragLayer = lazy<DragLayerComponent>(() =>
       () => ({ default: nothing }),
     ),
 );
-
-const subscribeNever = () => () => {};
-
-/** False on the server and while hydrating, true after: the drag layer exists only in the browser. */
-function useInBrowser(): boolean {
-  return useSyncExternalStore(
-    subscribeNever,
-    () => true,
-    () => false,
-  );
-}
 
 type Item = { id: number; name: string };
 
@@ -81,7 +71,8 @@ export function SortableList<T extends Item>({
   const [pending, startTransition] = useTransition();
   const [bindings] = useState(() => new DragBindings());
   const t = useT();
-  const inBrowser = useInBrowser();
+  // The drag layer exists only in the browser, and the move buttons work once this list has hydrated.
+  const inBrowser = useHydrated();
   const list = useRef<HTMLUListElement>(null);
   /** The move button that was pressed: it keeps the focus after its row has moved (React moves the row's DOM node, which drops focus). */
   const [refocus, setRefocus] = useState<{ id: number; direction: "up" | "down" } | null>(null);
@@ -188,9 +179,9 @@ export function SortableList<T extends Item>({
                           data-move={direction}
                           data-move-item={item.id}
                           // aria-disabled, not disabled: a disabled button cannot hold the focus the move keeps on it.
-                          aria-disabled={pending || blocked || undefined}
+                          aria-disabled={!inBrowser || pending || blocked || undefined}
                           onClick={() => {
-                            if (!blocked) moveByButton(index, direction);
+                            if (inBrowser && !blocked) moveByButton(index, direction);
                           }}
                           aria-label={t(direction === "up" ? "Categories.moveUp" : "Categories.moveDown", { name: item.name })}
                           className="rounded px-1.5 py-1 text-slate-600 hover:bg-slate-100 aria-disabled:opacity-40 focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-slate-900"

@@ -13,11 +13,7 @@ export default function StoreError({ error, retry }: { error: unknown; retry: ()
   const digest = error && typeof error === "object" && "digest" in error ? String((error as { digest?: unknown }).digest ?? "") : "";
   return (
     <ErrorPanel title={t("Errors.pageTitle")} message={t("Errors.pageMessage")} labels={{ tryAgain: t("Errors.tryAgain") }}>
-      <button
-        type="button"
-        onClick={() => retry()}
-        className="rounded-md bg-slate-900 px-3 py-1.5 text-sm font-medium text-white hover:bg-slate-700 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-slate-900"
-      >
+      <button type="button" onClick={() => retry()} className="button-primary">
         {t("Errors.tryAgain")}
       </button>
       {digest ? <span className="text-xs text-slate-600">{t("Errors.reference", { digest })}</span> : null}

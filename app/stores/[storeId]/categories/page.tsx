@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
-import { CategoryTree, type CategoryFormKeys } from "@/components/categories/category-tree";
+import { CategoriesIsland } from "@/components/categories/categories-island";
+import type { CategoryFormKeys } from "@/components/categories/category-tree";
 import { CATEGORY_CLIENT_KEYS } from "@/components/categories/client-keys";
-import { CreateCategoryForm } from "@/components/categories/create-category-form";
 import { ErrorPanel } from "@/components/error-panel";
 import { ClientMessages } from "@/components/i18n/client-messages";
 import { clientMessages, getUi } from "@/i18n/server";
@@ -93,14 +93,19 @@ export default async function CategoriesPage({ params }: { params: Promise<{ sto
           {heading}
           <p className="mt-1 text-sm text-slate-600">{t("Categories.intro")}</p>
         </div>
-        <CreateCategoryForm storeId={storeId} idempotencyKey={newIdempotencyKey("ui")} parents={parents} />
-        {tree.length === 0 ? (
-          <p className="rounded-lg border border-dashed border-slate-300 bg-white p-8 text-center text-sm text-slate-600">
-            {t("Categories.empty")}
-          </p>
-        ) : (
-          <CategoryTree storeId={storeId} tree={tree} keys={formKeys(tree)} products={products} />
-        )}
+        <CategoriesIsland
+          storeId={storeId}
+          createKey={newIdempotencyKey("ui")}
+          parents={parents}
+          tree={tree}
+          keys={formKeys(tree)}
+          products={products}
+          empty={
+            <p className="rounded-lg border border-dashed border-slate-300 bg-white p-8 text-center text-sm text-slate-600">
+              {t("Categories.empty")}
+            </p>
+          }
+        />
       </div>
     </ClientMessages>
   );

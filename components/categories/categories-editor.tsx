@@ -1,0 +1,28 @@
+"use client";
+
+import type { CategoryWithChildren } from "@/lib/platform";
+import type { ParentOption } from "./category-fields";
+import { CategoryTree, type CategoryFormKeys } from "./category-tree";
+import { CreateCategoryForm } from "./create-category-form";
+
+export type CategoriesEditorProps = {
+  storeId: number;
+  /** The create form's idempotency key. */
+  createKey: string;
+  parents: ParentOption[];
+  tree: CategoryWithChildren[];
+  keys: CategoryFormKeys;
+  products: Record<number, string>;
+  /** What an empty store shows instead of the tree, rendered on the server. */
+  empty: React.ReactNode;
+};
+
+/** The categories page's interactive part: the create form, then the reorderable tree (or the empty state). */
+export function CategoriesEditor({ storeId, createKey, parents, tree, keys, products, empty }: CategoriesEditorProps) {
+  return (
+    <>
+      <CreateCategoryForm storeId={storeId} idempotencyKey={createKey} parents={parents} />
+      {tree.length === 0 ? empty : <CategoryTree storeId={storeId} tree={tree} keys={keys} products={products} />}
+    </>
+  );
+}
