@@ -168,6 +168,8 @@ test("a keyboard-only journey through install, orders and categories (Arabic)", 
   const second = topLevel.locator(":scope > li").nth(1);
   const name = (await second.locator("h3").first().innerText()).trim();
   const down = page.getByRole("button", { name: `نقل «${name}» إلى الأسفل` });
+  // The editor hydrates just after the page has loaded; until then its move buttons say they are unavailable.
+  await expect(down).toBeEnabled();
   await tabTo(page, down);
   await page.keyboard.press("Enter");
   await expect(announced).toHaveText(`نُقلت «${name}» إلى الموضع 3 من 7.`);
