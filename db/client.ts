@@ -123,6 +123,12 @@ export function redactUrl(url: string): string {
   }
 }
 
+/**
+ * How long a request path waits for the database before it gives up: the webhook receiver's DATABASE_DEADLINE_MS
+ * (lib/webhooks/receive.ts; a unit test keeps the two equal), and getDb()'s statement deadline for pages.
+ */
+export const REQUEST_DEADLINE_MS = 1_500;
+
 /** The database did not answer within the caller's deadline (a dead server, or every connection busy). */
 export class DatabaseDeadlineError extends Error {
   constructor(ms: number) {
@@ -146,7 +152,7 @@ export class DatabaseDeadlineError extends Error {
 export type RawQuery = <T>(text: string, params: unknown[], options?: { deadlineMs?: number }) => Promise<T[]>;
 
 /** Errors that say the server is unreachable or going away, as opposed to a statement that failed. */
-function isConnectionFailure(error: unknown): boolean {
+export function isConnectionFailure(error: unknown): boolean {
   const code = (error as { code?: unknown } | null)?.code;
   if (typeof code !== "string") return false;
   return (
@@ -161,6 +167,52 @@ function isConnectionFailure(error: unknown): boolean {
 type PoolHealth = { failedAt: number; answeredAt: number };
 const poolHealth = new WeakMap<object, PoolHealth>();
 
+/** What this pool last heard from the server, shared by every caller that runs statements with a deadline. */
+function healthOf(sql: postgres.Sql): PoolHealth {
+  let health = poolHealth.get(sql);
+  if (!health) poolHealth.set(sql, (health = { failedAt: 0, answeredAt: 0 }));
+  return health;
+}
+
+/** A postgres.js statement as runWithDeadline uses it: it starts when awaited, and can be withdrawn. */
+type Statement = PromiseLike<unknown> & { cancel(): unknown };
+
+/** Runs a postgres.js statement (started by this call), noting what the pool heard and keeping the deadline. */
+function runWithDeadline<T>(query: Statement, state: PoolHealth, deadlineMs: number | undefined): Promise<T> {
+  // A statement withdrawn at its deadline is rejected by postgres.js itself (57014): not word from the server, so
+  // it must not count as an answer (it did, and then every statement queued behind it waited the slow pool's 4x).
+  let withdrawn = false;
+  const tracked = (query as unknown as Promise<T>).then(
+    (rows) => {
+      state.answeredAt = performance.now();
+      return rows;
+    },
+    (error: unknown) => {
+      if (isConnectionFailure(error)) state.failedAt = performance.now();
+      else if (!withdrawn) state.answeredAt = performance.now();
+      throw error;
+    },
+  );
+  if (!deadlineMs) return tracked;
+  let timer: ReturnType<typeof setInterval> | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    const startedAt = performance.now();
+    // Checked every 100 ms past the deadline: a connect that times out meanwhile turns "slow" into "failing".
+    timer = setInterval(() => {
+      const waited = performance.now() - startedAt;
+      if (waited < deadlineMs) return;
+      if (state.failedAt <= state.answeredAt && waited < deadlineMs * 4) return;
+      clearInterval(timer);
+      if (!(query as unknown as { state: unknown }).state) {
+        withdrawn = true;
+        query.cancel();
+      }
+      reject(new DatabaseDeadlineError(Math.round(waited)));
+    }, 100);
+  });
+  return Promise.race([tracked, deadline]).finally(() => clearInterval(timer));
+}
+
 export function rawQuery(db: Db): RawQuery {
   const client = (db as unknown as { $client: unknown }).$client;
   if (client instanceof PGlite) {
@@ -168,39 +220,43 @@ export function rawQuery(db: Db): RawQuery {
     return async <T>(text: string, params: unknown[]) => (await client.query<T>(text, params)).rows;
   }
   const sql = client as postgres.Sql;
-  let health = poolHealth.get(sql);
-  if (!health) poolHealth.set(sql, (health = { failedAt: 0, answeredAt: 0 }));
-  const state = health;
-  return <T>(text: string, params: unknown[], options: { deadlineMs?: number } = {}) => {
-    const query = sql.unsafe(text, params as postgres.ParameterOrJSON<never>[]);
-    const tracked = (query as unknown as Promise<T[]>).then(
-      (rows) => {
-        state.answeredAt = performance.now();
-        return rows;
+  const state = healthOf(sql);
+  return <T>(text: string, params: unknown[], options: { deadlineMs?: number } = {}) =>
+    runWithDeadline<T[]>(sql.unsafe(text, params as postgres.ParameterOrJSON<never>[]), state, options.deadlineMs);
+}
+
+/**
+ * The same database with rawQuery's deadline on every statement drizzle sends outside a transaction: the handle
+ * for request paths (db/index.ts getDb), so a page whose database is gone fails within `deadlineMs` with a
+ * DatabaseDeadlineError (inside drizzle's DrizzleQueryError; lib/database-unavailable.ts recognises both) instead
+ * of waiting. Same pool, same record of what it last heard, same results. A transaction's statements run on the
+ * connection `begin` reserved and carry no deadline. PGlite, in-process, gets none and is returned as it is.
+ */
+export function withStatementDeadline(db: Db, deadlineMs: number): Db {
+  const client = (db as unknown as { $client: unknown }).$client;
+  if (client instanceof PGlite) return db;
+  const sql = client as postgres.Sql;
+  const state = healthOf(sql);
+  // drizzle's postgres-js session calls `unsafe(...)` and either awaits it or awaits `.values()` on it.
+  const unsafe = (...args: Parameters<postgres.Sql["unsafe"]>) => {
+    const query = sql.unsafe(...args);
+    let running: Promise<unknown> | undefined;
+    const run = () => (running ??= runWithDeadline(query, state, deadlineMs));
+    return {
+      values() {
+        query.values();
+        return run();
       },
-      (error: unknown) => {
-        if (isConnectionFailure(error)) state.failedAt = performance.now();
-        else state.answeredAt = performance.now();
-        throw error;
+      then<A, B>(onFulfilled?: (rows: unknown) => A | PromiseLike<A>, onRejected?: (error: unknown) => B | PromiseLike<B>) {
+        return run().then(onFulfilled, onRejected);
       },
-    );
-    const { deadlineMs } = options;
-    if (!deadlineMs) return tracked;
-    let timer: ReturnType<typeof setInterval> | undefined;
-    const deadline = new Promise<never>((_, reject) => {
-      const startedAt = performance.now();
-      // Checked every 100 ms past the deadline: a connect that times out meanwhile turns "slow" into "failing".
-      timer = setInterval(() => {
-        const waited = performance.now() - startedAt;
-        if (waited < deadlineMs) return;
-        if (state.failedAt <= state.answeredAt && waited < deadlineMs * 4) return;
-        clearInterval(timer);
-        if (!(query as unknown as { state: unknown }).state) query.cancel();
-        reject(new DatabaseDeadlineError(Math.round(waited)));
-      }, 100);
-    });
-    return Promise.race([tracked, deadline]).finally(() => clearInterval(timer));
+    };
   };
+  const bounded = new Proxy(sql, { get: (target, key) => (key === "unsafe" ? unsafe : Reflect.get(target, key)) });
+  const boundedDb = drizzlePostgres(bounded, { schema }) as unknown as Db;
+  // rawQuery and pingDatabase on this handle reach the pool itself, and keep their own deadline.
+  (boundedDb as unknown as { $client: unknown }).$client = sql;
+  return boundedDb;
 }
 
 /** Rows of a raw `db.execute()`: postgres.js returns an array, PGlite `{ rows }`. */

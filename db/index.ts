@@ -1,6 +1,6 @@
 import "server-only";
 import { env } from "@/lib/env";
-import type { DatabaseHandle, Db } from "./client";
+import { REQUEST_DEADLINE_MS, withStatementDeadline, type DatabaseHandle, type Db } from "./client";
 import { openDatabaseFromEnv } from "./open-from-env";
 
 /**
@@ -33,8 +33,18 @@ export function isDatabaseOpening(): boolean {
   return globalForDb.appDatabaseOpening === true;
 }
 
+const boundedDbs = new WeakMap<DatabaseHandle, Db>();
+
+/**
+ * The database for request paths (pages, route handlers, actions): each statement outside a transaction carries
+ * REQUEST_DEADLINE_MS (db/client.ts withStatementDeadline), so with the server gone a page fails within it and
+ * shows lib/database-unavailable.ts's answer instead of waiting. Scripts open their own handle, without one.
+ */
 export async function getDb(): Promise<Db> {
-  return (await getDatabase()).db;
+  const handle = await getDatabase();
+  let db = boundedDbs.get(handle);
+  if (!db) boundedDbs.set(handle, (db = withStatementDeadline(handle.db, REQUEST_DEADLINE_MS)));
+  return db;
 }
 
 export type { Db, DbOrTx } from "./client";

@@ -1,9 +1,21 @@
 import { createServer, connect, type Server } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { checkHealth } from "@/app/api/health/check";
-import { DatabaseDeadlineError, openDatabase, rawQuery, type DatabaseHandle } from "@/db/client";
+import {
+  DatabaseDeadlineError,
+  openDatabase,
+  rawQuery,
+  REQUEST_DEADLINE_MS,
+  withStatementDeadline,
+  type DatabaseHandle,
+  type Db,
+} from "@/db/client";
+import { listOrdersPage } from "@/db/queries/order-views";
+import { findSessionInstalls, openSession } from "@/db/queries/sessions";
 import { installs } from "@/db/schema";
+import { isDatabaseUnavailable } from "@/lib/database-unavailable";
 import { setLogSink } from "@/lib/log";
+import { resolveStoreAccess } from "@/lib/tenancy";
 import { startWebhookServer, type WebhookServer } from "@/lib/webhooks/node-server";
 import { sampleEnvelope, signDelivery, type SignedDelivery } from "@/lib/webhooks/samples";
 import { serverUnavailable, startTempPostgres, type TempPostgres } from "../helpers/postgres-server";
@@ -187,4 +199,140 @@ describe.skipIf(unavailable !== null)("database outage (a PostgreSQL server of t
       await new Promise((resolve) => proxy.close(resolve));
     }
   }, 30_000);
+
+  /** The longest stall of this process's event loop while `work` runs, added to the bounds as in the first case. */
+  async function measuringStall<T>(work: () => Promise<T>): Promise<{ result: T; stall: number }> {
+    let stall = 0;
+    let tick = performance.now();
+    const monitor = setInterval(() => {
+      stall = Math.max(stall, performance.now() - tick - 50);
+      tick = performance.now();
+    }, 50);
+    try {
+      return { result: await work(), stall };
+    } finally {
+      clearInterval(monitor);
+    }
+  }
+
+  it("pages' queries (getDb's statement deadline) fail as 'database unavailable' within 2 s of a crash, even behind a queue, and the first after the restart succeeds within 1 s", async () => {
+    // A pool of the app's own kind, small so that a burst of pages queues up in it, as a busy app's does.
+    const app = await openDatabase({ url: server.url, maxConnections: 2 });
+    // What getDb() hands pages: that pool with REQUEST_DEADLINE_MS on each statement (db/index.ts).
+    const pageDb: Db = withStatementDeadline(app.db, REQUEST_DEADLINE_MS);
+    const sessionId = "outage-page-session";
+    await openSession(handle.db, { id: sessionId, now: new Date(), storeIds: [STORE] });
+    // The queries of a store page: the layout's guard and session, the page's own list.
+    const pageQueries = () => [
+      resolveStoreAccess(pageDb, sessionId, String(STORE), new Date()),
+      findSessionInstalls(pageDb, sessionId),
+      listOrdersPage(pageDb, STORE, { limit: 5 }),
+    ];
+    try {
+      // Same answers as the plain handle while the server is up.
+      const expected = await Promise.all([
+        resolveStoreAccess(handle.db, sessionId, String(STORE), new Date()),
+        findSessionInstalls(handle.db, sessionId),
+        listOrdersPage(handle.db, STORE, { limit: 5 }),
+      ]);
+      expect(await Promise.all(pageQueries())).toEqual(expected);
+      expect(expected[0]).toMatchObject({ ok: true, storeId: STORE });
+
+      await server.stop();
+      let backAt = 0;
+      try {
+        // 30 pages at once. postgres.js hands a queued statement to a connection only as that connection retries
+        // (one per connection every 0.1-0.2 s), so without a deadline the last of these would wait about
+        // 90 / 2 x 0.15 s = 7 s for their refusal; with it they are withdrawn from the queue at the deadline.
+        const { result: failures, stall } = await measuringStall(() =>
+          Promise.all(
+            Array.from({ length: 30 }, pageQueries)
+              .flat()
+              .map(async (query) => {
+                const calledAt = performance.now();
+                const error = await query.then(
+                  () => null,
+                  (thrown: unknown) => thrown,
+                );
+                return { error, ms: performance.now() - calledAt };
+              }),
+          ),
+        );
+        const kinds = new Map<string, number>();
+        for (const failure of failures) kinds.set(describeCauses(failure.error), (kinds.get(describeCauses(failure.error)) ?? 0) + 1);
+        console.info("database outage, page queries:", {
+          queries: failures.length,
+          slowestMs: Math.round(Math.max(...failures.map((failure) => failure.ms))),
+          kinds: Object.fromEntries(kinds),
+          stallMs: Math.round(stall),
+        });
+        for (const failure of failures) {
+          expect(failure.error, "a page's query must fail while the server is down").not.toBeNull();
+          expect(isDatabaseUnavailable(failure.error)).toBe(true);
+          expect(failure.ms).toBeLessThanOrEqual(2_000 + stall);
+        }
+        // Those the queue held were ended by the deadline, with the typed error (drizzle wraps it: its cause).
+        expect(failures.some((failure) => hasCause(failure.error, DatabaseDeadlineError))).toBe(true);
+      } finally {
+        await server.start();
+        backAt = performance.now();
+      }
+      const { result: recovered, stall } = await measuringStall(async () => {
+        const answer = await resolveStoreAccess(pageDb, sessionId, String(STORE), new Date());
+        return { answer, ms: performance.now() - backAt };
+      });
+      console.info("database outage, page recovery:", { recoveryMs: Math.round(recovered.ms), stallMs: Math.round(stall) });
+      expect(recovered.answer).toEqual({ ...expected[0], touch: expect.any(Boolean) });
+      expect(recovered.ms).toBeLessThanOrEqual(1_000 + stall);
+    } finally {
+      await app.close();
+    }
+  }, 30_000);
+
+  it("a merely slow pool is not cut at a page's deadline: it gets four times as long", async () => {
+    // Every new connection held back 400 ms: past a 200 ms deadline, but the pool has heard no failure.
+    const proxy: Server = createServer((client) => {
+      client.pause();
+      setTimeout(() => {
+        const upstream = connect(server.port, "127.0.0.1", () => {
+          client.pipe(upstream).pipe(client);
+          client.resume();
+        });
+        upstream.on("error", () => client.destroy());
+        client.on("error", () => upstream.destroy());
+      }, 400);
+    });
+    await new Promise<void>((resolve) => proxy.listen(0, "127.0.0.1", resolve));
+    const port = (proxy.address() as { port: number }).port;
+    const slow = await openDatabase({ url: `postgres://postgres@127.0.0.1:${port}/postgres`, maxConnections: 1 });
+    try {
+      const pageDb = withStatementDeadline(slow.db, 200);
+      expect(await findSessionInstalls(pageDb, "no-such-session")).toBeNull();
+      expect(await listOrdersPage(pageDb, STORE, { limit: 1 })).toEqual(await listOrdersPage(handle.db, STORE, { limit: 1 }));
+    } finally {
+      await slow.close();
+      await new Promise((resolve) => proxy.close(resolve));
+    }
+  }, 30_000);
 });
+
+function hasCause(error: unknown, type: new (...args: never[]) => Error): boolean {
+  let current: unknown = error;
+  for (let depth = 0; current instanceof Error && depth < 5; depth++) {
+    if (current instanceof type) return true;
+    current = (current as Error).cause;
+  }
+  return false;
+}
+
+/** The error and its causes by name and code, for the log line. */
+function describeCauses(error: unknown): string {
+  const parts: string[] = [];
+  let current: unknown = error;
+  while (current instanceof Error && parts.length < 5) {
+    const code = (current as { code?: unknown }).code;
+    parts.push(typeof code === "string" ? `${current.name}(${code})` : current.name);
+    current = current.cause;
+  }
+  return parts.join(" < ");
+}
