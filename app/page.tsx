@@ -1,11 +1,16 @@
 import { AppLink } from "@/components/app-link";
+import { orDatabaseUnavailable } from "@/components/database-unavailable";
 import { LocaleSwitcher } from "@/components/locale-switcher";
 import { getUi } from "@/i18n/server";
 import { currentSession } from "@/lib/session";
 
 export const dynamic = "force-dynamic";
 
-export default async function HomePage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+export default async function HomePage(props: Parameters<typeof Home>[0]) {
+  return orDatabaseUnavailable(() => Home(props), { retry: "/", standalone: true });
+}
+
+async function Home({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const [session, { t }, query] = await Promise.all([currentSession(), getUi(), searchParams]);
   const signedOutEverywhere = query.signed_out === "everywhere";
   const storeCount = session?.installs.length ?? 0;

@@ -25,7 +25,6 @@ const MAX_RETRY_PATH_LENGTH = 2_048;
 export function retryPath(requestPath: string | null | undefined, fallback: string): string {
   if (!requestPath || requestPath.length > MAX_RETRY_PATH_LENGTH) return fallback;
   if (!requestPath.startsWith("/") || requestPath.startsWith("//") || requestPath.startsWith("/\\")) return fallback;
-  // eslint-disable-next-line no-control-regex -- control characters have no place in a link
   if (/[\u0000-\u001f\u007f]/.test(requestPath)) return fallback;
   return requestPath;
 }

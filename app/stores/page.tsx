@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import { orDatabaseUnavailable } from "@/components/database-unavailable";
 import { LocaleSwitcher } from "@/components/locale-switcher";
 import { StoreCard } from "@/components/store-card";
 import type { Install } from "@/db/schema";
@@ -18,7 +19,11 @@ function installedNotice(param: string | string[] | undefined, installs: Install
   return installs.filter((install) => ids.has(install.storeId));
 }
 
-export default async function StoresPage({ searchParams }: { searchParams: Promise<{ installed?: string | string[] }> }) {
+export default async function StoresPage(props: Parameters<typeof Stores>[0]) {
+  return orDatabaseUnavailable(() => Stores(props), { retry: "/stores", standalone: true });
+}
+
+async function Stores({ searchParams }: { searchParams: Promise<{ installed?: string | string[] }> }) {
   const [{ installed }, session, { t, format }] = await Promise.all([searchParams, currentSession(), getUi()]);
   const installs = session?.installs ?? [];
   const justInstalled = installedNotice(installed, installs);

@@ -1,4 +1,5 @@
 import { AppLink } from "@/components/app-link";
+import { orDatabaseUnavailable } from "@/components/database-unavailable";
 import { ClientMessages } from "@/components/i18n/client-messages";
 import { InstallBanner } from "@/components/install-banner";
 import { LocaleSwitcher } from "@/components/locale-switcher";
@@ -20,6 +21,7 @@ const SHELL_CLIENT_KEYS = [
   "Errors.reference",
 ] as const;
 
+/** The store's shell, or, when the database is not answering, that message alone (the shell needs the store). */
 export default async function StoreLayout({
   children,
   params,
@@ -28,6 +30,13 @@ export default async function StoreLayout({
   params: Promise<{ storeId: string }>;
 }) {
   const { storeId } = await params;
+  return orDatabaseUnavailable(() => StoreShell({ children, storeId }), {
+    retry: `/stores/${encodeURIComponent(storeId)}`,
+    standalone: true,
+  });
+}
+
+async function StoreShell({ children, storeId }: { children: React.ReactNode; storeId: string }) {
   const [access, session, { t }, messages] = await Promise.all([
     requireStore(storeId),
     currentSession(),

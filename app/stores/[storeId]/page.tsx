@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import { orDatabaseUnavailable } from "@/components/database-unavailable";
 import { ErrorPanel } from "@/components/error-panel";
 import { getUi } from "@/i18n/server";
 import type { Translate } from "@/i18n/translate";
@@ -25,7 +26,12 @@ async function loadReport(storeId: number, params: Parameters<ReturnType<typeof 
 }
 
 /** A store's home: its figures for a period, from the platform's analytics (`?range=`, `?from=`, `?to=`). */
-export default async function StoreOverview({
+export default async function StoreOverview(props: Parameters<typeof Overview>[0]) {
+  const { storeId } = await props.params;
+  return orDatabaseUnavailable(() => Overview(props), { retry: `/stores/${encodeURIComponent(storeId)}` });
+}
+
+async function Overview({
   params,
   searchParams,
 }: {

@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import { orDatabaseUnavailable } from "@/components/database-unavailable";
 import { CategoriesIsland } from "@/components/categories/categories-island";
 import type { CategoryFormKeys } from "@/components/categories/category-tree";
 import { CATEGORY_CLIENT_KEYS } from "@/components/categories/client-keys";
@@ -28,7 +29,12 @@ function formKeys(tree: CategoryWithChildren[]): CategoryFormKeys {
   return keys;
 }
 
-export default async function CategoriesPage({ params }: { params: Promise<{ storeId: string }> }) {
+export default async function CategoriesPage(props: Parameters<typeof Categories>[0]) {
+  const { storeId } = await props.params;
+  return orDatabaseUnavailable(() => Categories(props), { retry: `/stores/${encodeURIComponent(storeId)}/categories` });
+}
+
+async function Categories({ params }: { params: Promise<{ storeId: string }> }) {
   const { storeId: storeIdParam } = await params;
   const { storeId, install } = await requireStore(storeIdParam);
   const { t } = await getUi();

@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import { orDatabaseUnavailable } from "@/components/database-unavailable";
 import { notFound } from "next/navigation";
 import { AppLinks } from "@/components/app-link";
 import { LiveRefresh } from "@/components/live-refresh";
@@ -28,7 +29,12 @@ function Arrow({ back }: { back?: boolean }) {
   );
 }
 
-export default async function OrdersPage({
+export default async function OrdersPage(props: Parameters<typeof Orders>[0]) {
+  const { storeId } = await props.params;
+  return orDatabaseUnavailable(() => Orders(props), { retry: `/stores/${encodeURIComponent(storeId)}/orders` });
+}
+
+async function Orders({
   params,
   searchParams,
 }: {

@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import { orDatabaseUnavailable } from "@/components/database-unavailable";
 import { AppLink } from "@/components/app-link";
 import { notFound } from "next/navigation";
 import { LiveRefresh } from "@/components/live-refresh";
@@ -47,7 +48,12 @@ function Card({ id, title, children }: { id: string; title: string; children: Re
   );
 }
 
-export default async function OrderPage({ params }: { params: Promise<{ storeId: string; orderId: string }> }) {
+export default async function OrderPage(props: Parameters<typeof Order>[0]) {
+  const { storeId, orderId } = await props.params;
+  return orDatabaseUnavailable(() => Order(props), { retry: `/stores/${encodeURIComponent(storeId)}/orders/${encodeURIComponent(orderId)}` });
+}
+
+async function Order({ params }: { params: Promise<{ storeId: string; orderId: string }> }) {
   const { storeId: storeIdParam, orderId: orderIdParam } = await params;
   const { storeId, install } = await requireStore(storeIdParam);
   const orderId = parseOrderId(orderIdParam);
