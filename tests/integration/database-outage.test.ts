@@ -35,6 +35,24 @@ const SECRET = "svcwhsec_" + "0a".repeat(24);
 const STORE = 101;
 const SENDERS = 10;
 
+
+/** A TCP proxy to the server that holds each new connection back `delayMs` before passing it on. */
+async function slowProxy(targetPort: number, delayMs: number): Promise<{ proxy: Server; port: number }> {
+  const proxy: Server = createServer((client) => {
+    client.pause();
+    setTimeout(() => {
+      const upstream = connect(targetPort, "127.0.0.1", () => {
+        client.pipe(upstream).pipe(client);
+        client.resume();
+      });
+      upstream.on("error", () => client.destroy());
+      client.on("error", () => upstream.destroy());
+    }, delayMs);
+  });
+  await new Promise<void>((resolve) => proxy.listen(0, "127.0.0.1", resolve));
+  return { proxy, port: (proxy.address() as { port: number }).port };
+}
+
 describe.skipIf(unavailable !== null)("database outage (a PostgreSQL server of the test's own)", () => {
   let server: TempPostgres;
   let handle: DatabaseHandle;
@@ -175,19 +193,7 @@ describe.skipIf(unavailable !== null)("database outage (a PostgreSQL server of t
     // only connection is still being opened. postgres.js 3.4.9, unpatched, then opens it, skips the withdrawn
     // statement and never hands the connection back: every later statement waits forever
     // (patches/postgres+3.4.9.patch).
-    const proxy: Server = createServer((client) => {
-      client.pause();
-      setTimeout(() => {
-        const upstream = connect(server.port, "127.0.0.1", () => {
-          client.pipe(upstream).pipe(client);
-          client.resume();
-        });
-        upstream.on("error", () => client.destroy());
-        client.on("error", () => upstream.destroy());
-      }, 400);
-    });
-    await new Promise<void>((resolve) => proxy.listen(0, "127.0.0.1", resolve));
-    const port = (proxy.address() as { port: number }).port;
+    const { proxy, port } = await slowProxy(server.port, 400);
     const slow = await openDatabase({ url: `postgres://postgres@127.0.0.1:${port}/postgres`, maxConnections: 1 });
     try {
       const query = rawQuery(slow.db);
@@ -291,19 +297,7 @@ describe.skipIf(unavailable !== null)("database outage (a PostgreSQL server of t
 
   it("a merely slow pool is not cut at a page's deadline: it gets four times as long", async () => {
     // Every new connection held back 400 ms: past a 200 ms deadline, but the pool has heard no failure.
-    const proxy: Server = createServer((client) => {
-      client.pause();
-      setTimeout(() => {
-        const upstream = connect(server.port, "127.0.0.1", () => {
-          client.pipe(upstream).pipe(client);
-          client.resume();
-        });
-        upstream.on("error", () => client.destroy());
-        client.on("error", () => upstream.destroy());
-      }, 400);
-    });
-    await new Promise<void>((resolve) => proxy.listen(0, "127.0.0.1", resolve));
-    const port = (proxy.address() as { port: number }).port;
+    const { proxy, port } = await slowProxy(server.port, 400);
     const slow = await openDatabase({ url: `postgres://postgres@127.0.0.1:${port}/postgres`, maxConnections: 1 });
     try {
       const pageDb = withStatementDeadline(slow.db, 200);
