@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import { SignOutForm } from "@/components/sign-out-form";
 import { orDatabaseUnavailable } from "@/components/database-unavailable";
 import { LocaleSwitcher } from "@/components/locale-switcher";
 import { StoreCard } from "@/components/store-card";
@@ -44,14 +45,10 @@ async function Stores({ searchParams }: { searchParams: Promise<{ installed?: st
           </a>
           {/* Nothing to end without a session's stores: a signed-out visitor gets no Sign out. */}
           {installs.length > 0 ? (
-            <form action="/signout" method="post">
-              <button
-                type="submit"
-                className="rounded-md px-4 py-2 text-sm font-semibold text-slate-700 ring-1 ring-slate-300 hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600"
-              >
-                {t("Shell.signOut")}
-              </button>
-            </form>
+            <SignOutForm
+              label={t("Shell.signOut")}
+              className="rounded-md px-4 py-2 text-sm font-semibold text-slate-700 ring-1 ring-slate-300 hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600"
+            />
           ) : null}
         </div>
       </header>

@@ -3,6 +3,7 @@ import { orDatabaseUnavailable } from "@/components/database-unavailable";
 import { ClientMessages } from "@/components/i18n/client-messages";
 import { InstallBanner } from "@/components/install-banner";
 import { LocaleSwitcher } from "@/components/locale-switcher";
+import { SignOutForm } from "@/components/sign-out-form";
 import { StoreNav } from "@/components/store-nav";
 import { StoreSwitcher } from "@/components/store-switcher";
 import { clientMessages, getUi } from "@/i18n/server";
@@ -65,14 +66,10 @@ async function StoreShell({ children, storeId }: { children: React.ReactNode; st
             <StoreNav storeId={access.storeId} />
             <div className="ms-auto flex flex-wrap items-center gap-2">
               <LocaleSwitcher />
-              <form action="/signout" method="post">
-                <button
-                  type="submit"
-                  className="rounded-md px-3 py-1.5 text-sm text-slate-700 hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-slate-900"
-                >
-                  {t("Shell.signOut")}
-                </button>
-              </form>
+              <SignOutForm
+                label={t("Shell.signOut")}
+                className="rounded-md px-3 py-1.5 text-sm text-slate-700 hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-slate-900"
+              />
             </div>
           </div>
         </header>

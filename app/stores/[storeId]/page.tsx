@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import { requireStoreOf, type StorePageProps } from "@/lib/ui/store-page";
 import { orDatabaseUnavailable } from "@/components/database-unavailable";
 import { ErrorPanel } from "@/components/error-panel";
 import { getUi } from "@/i18n/server";
@@ -6,7 +7,6 @@ import type { Translate } from "@/i18n/translate";
 import { OverviewReport } from "@/components/overview/overview-report";
 import { PeriodPicker } from "@/components/overview/period-picker";
 import { interactivePlatform, isPlatformError, type AnalyticsReport } from "@/lib/platform";
-import { requireStore } from "@/lib/tenancy";
 import { describeOverviewError, type OverviewRefusal } from "@/lib/ui/overview-errors";
 import { overviewFormat } from "@/lib/ui/overview-format";
 import { overviewHref, parseOverviewQuery } from "@/lib/ui/overview-query";
@@ -26,20 +26,13 @@ async function loadReport(storeId: number, params: Parameters<ReturnType<typeof 
 }
 
 /** A store's home: its figures for a period, from the platform's analytics (`?range=`, `?from=`, `?to=`). */
-export default async function StoreOverview(props: Parameters<typeof Overview>[0]) {
+export default async function StoreOverview(props: StorePageProps) {
   const { storeId } = await props.params;
   return orDatabaseUnavailable(() => Overview(props), { retry: `/stores/${encodeURIComponent(storeId)}` });
 }
 
-async function Overview({
-  params,
-  searchParams,
-}: {
-  params: Promise<{ storeId: string }>;
-  searchParams: Promise<Record<string, string | string[] | undefined>>;
-}) {
-  const { storeId: storeIdParam } = await params;
-  const { storeId, install } = await requireStore(storeIdParam);
+async function Overview({ params, searchParams }: StorePageProps) {
+  const { storeId, install } = await requireStoreOf(params);
   const query = parseOverviewQuery(await searchParams);
   const { t, locale } = await getUi();
   const format = overviewFormat(locale);

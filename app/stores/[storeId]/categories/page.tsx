@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import { requireStoreOf } from "@/lib/ui/store-page";
 import { orDatabaseUnavailable } from "@/components/database-unavailable";
 import { CategoriesIsland } from "@/components/categories/categories-island";
 import type { CategoryFormKeys } from "@/components/categories/category-tree";
@@ -8,7 +9,6 @@ import { ClientMessages } from "@/components/i18n/client-messages";
 import { clientMessages, getUi } from "@/i18n/server";
 import { log } from "@/lib/log";
 import { type CategoryWithChildren, interactivePlatform, isPlatformError, newIdempotencyKey } from "@/lib/platform";
-import { requireStore } from "@/lib/tenancy";
 import { isConnected } from "@/lib/installs/state";
 import { describePlatformError } from "@/lib/ui/platform-messages";
 
@@ -35,8 +35,7 @@ export default async function CategoriesPage(props: Parameters<typeof Categories
 }
 
 async function Categories({ params }: { params: Promise<{ storeId: string }> }) {
-  const { storeId: storeIdParam } = await params;
-  const { storeId, install } = await requireStore(storeIdParam);
+  const { storeId, install } = await requireStoreOf(params);
   const { t } = await getUi();
   const path = `/stores/${storeId}/categories`;
   const heading = (

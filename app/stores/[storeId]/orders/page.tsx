@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import { requireStoreOf, type StorePageProps } from "@/lib/ui/store-page";
 import { orDatabaseUnavailable } from "@/components/database-unavailable";
 import { notFound } from "next/navigation";
 import { AppLinks } from "@/components/app-link";
@@ -10,7 +11,6 @@ import { getDb } from "@/db/index";
 import { decodeOrderCursor, listOrdersPage } from "@/db/queries/order-views";
 import { getUi } from "@/i18n/server";
 import { env } from "@/lib/env";
-import { requireStore } from "@/lib/tenancy";
 import { emulatorDashboardUrl } from "@/lib/ui/emulator-link";
 import { isConnected } from "@/lib/installs/state";
 import { ordersHref, parseOrderFilters } from "@/lib/ui/order-filters";
@@ -29,20 +29,13 @@ function Arrow({ back }: { back?: boolean }) {
   );
 }
 
-export default async function OrdersPage(props: Parameters<typeof Orders>[0]) {
+export default async function OrdersPage(props: StorePageProps) {
   const { storeId } = await props.params;
   return orDatabaseUnavailable(() => Orders(props), { retry: `/stores/${encodeURIComponent(storeId)}/orders` });
 }
 
-async function Orders({
-  params,
-  searchParams,
-}: {
-  params: Promise<{ storeId: string }>;
-  searchParams: Promise<Record<string, string | string[] | undefined>>;
-}) {
-  const { storeId: storeIdParam } = await params;
-  const { storeId, install } = await requireStore(storeIdParam);
+async function Orders({ params, searchParams }: StorePageProps) {
+  const { storeId, install } = await requireStoreOf(params);
   const [filters, { t, rich, format }] = await Promise.all([searchParams.then(parseOrderFilters), getUi()]);
   // A page marker this app never wrote (cut, edited, forged) answers 404 with its own page (./not-found.tsx).
   if (filters.cursor && !decodeOrderCursor(filters.cursor)) notFound();
