@@ -15,6 +15,7 @@
  */
 import { spawn } from "node:child_process";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { loadavg } from "node:os";
 import path from "node:path";
 import { mutatedPath, selectGroups, type MutationGroup } from "./mutation-targets";
 import { mergeReports, reportHtml, scoreFiles, type Report } from "./support/mutation-report";
@@ -27,6 +28,13 @@ type Run = { name: string; args: string[]; files: string[] };
 
 function minutes(since: number): string {
   return `${((Date.now() - since) / 60_000).toFixed(1)} min`;
+}
+
+/** The machine's load averages over 1, 5 and 15 minutes, as `uptime` prints them. */
+function load(): string {
+  return `load ${loadavg()
+    .map((value) => value.toFixed(2))
+    .join(", ")}`;
 }
 
 /** Takes `--name value`, `--name=value` and the short form out of args; returns the values, comma-split. */
@@ -77,13 +85,13 @@ function runStryker(args: string[], reportDir: string): Promise<number> {
 async function main(): Promise<void> {
   const started = Date.now();
   const runs = plan(process.argv.slice(2));
-  console.log(`mutation testing: ${runs.length} run(s) of Stryker, one per group of scripts/mutation-targets.ts`);
+  console.log(`mutation testing: ${runs.length} run(s) of Stryker, one per group of scripts/mutation-targets.ts (${load()})`);
   const reports: { group: string; report: Report }[] = [];
   const failed: string[] = [];
   for (const [index, run] of runs.entries()) {
     const reportDir = path.join(REPORT_DIR, run.name);
     const runStarted = Date.now();
-    console.log(`\n▶ [${index + 1}/${runs.length}] ${run.name}: ${run.files.join(", ")} (${minutes(started)} elapsed)`);
+    console.log(`\n▶ [${index + 1}/${runs.length}] ${run.name}: ${run.files.join(", ")} (${minutes(started)} elapsed, ${load()})`);
     console.log(`  npx stryker run ${run.args.join(" ")}`);
     const code = await runStryker(run.args, reportDir);
     if (code !== 0) {
@@ -96,7 +104,7 @@ async function main(): Promise<void> {
     const scores = scoreFiles(report)
       .map((score) => `${score.file} ${score.score.toFixed(1)}%`)
       .join(", ");
-    console.log(`■ [${index + 1}/${runs.length}] ${run.name} done in ${minutes(runStarted)} (${minutes(started)} elapsed): ${scores}`);
+    console.log(`■ [${index + 1}/${runs.length}] ${run.name} done in ${minutes(runStarted)} (${minutes(started)} elapsed, ${load()}): ${scores}`);
   }
 
   const merged = mergeReports(reports);
@@ -106,7 +114,7 @@ async function main(): Promise<void> {
 
   const scores = scoreFiles(merged);
   const width = Math.max(4, ...scores.map((score) => score.file.length));
-  console.log(`\nmutation score per file (minimum ${PER_FILE_MINIMUM}%), ${runs.length} run(s) in ${minutes(started)}:`);
+  console.log(`\nmutation score per file (minimum ${PER_FILE_MINIMUM}%), ${runs.length} run(s) in ${minutes(started)}, ${load()}:`);
   console.log(`  ${"file".padEnd(width)}  score    killed  survived  no test  disabled`);
   for (const score of scores) {
     const mark = score.score >= PER_FILE_MINIMUM ? "✓" : "✗";
