@@ -5,10 +5,13 @@
  * change no test notices ("survived") is a behaviour no test pins down.
  *
  * Each file must reach PER_FILE_MINIMUM in scripts/mutation.ts (Stryker's own `thresholds.break` is one global
- * score, which a well-tested file can carry a weak one past).
- *
- * @type {import('@stryker-mutator/api/core').PartialStrykerOptions}
+ * score, which a well-tested file can carry a weak one past). scripts/mutation.ts runs Stryker once per group of
+ * scripts/mutation-targets.ts (a file or a few, and their own tests, with --mutate and --testFiles) and sets
+ * MUTATION_REPORT_DIR to that group's folder, so each group keeps its own incremental cache and reports.
  */
+const reportDir = process.env.MUTATION_REPORT_DIR ?? "reports/mutation";
+
+/** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
 const config = {
   testRunner: "vitest",
   plugins: ["@stryker-mutator/vitest-runner"],
@@ -17,6 +20,7 @@ const config = {
   // import ("static") runs every related test, switched on before the module loads; with --testFiles, 9.6.1 did
   // that too late (stryker-js#6144), which patches/@stryker-mutator+core+9.6.1.patch fixes.
   coverageAnalysis: "perTest",
+  // Every file here is in exactly one group of scripts/mutation-targets.ts, with its tests (tests/unit/mutation-targets.test.ts).
   mutate: [
     "lib/webhooks/signature.ts",
     "lib/webhooks/receive.ts",
@@ -46,10 +50,10 @@ const config = {
   // Re-runs only mutants whose code or covering tests changed since the last run. The cache lives under the
   // ignored reports/ folder: a fresh clone always runs everything.
   incremental: true,
-  incrementalFile: "reports/mutation/stryker-incremental.json",
+  incrementalFile: `${reportDir}/stryker-incremental.json`,
   reporters: ["clear-text", "progress", "html", "json"],
-  htmlReporter: { fileName: "reports/mutation/index.html" },
-  jsonReporter: { fileName: "reports/mutation/mutation.json" },
+  htmlReporter: { fileName: `${reportDir}/index.html` },
+  jsonReporter: { fileName: `${reportDir}/mutation.json` },
   clearTextReporter: { allowColor: false, logTests: false },
   thresholds: { high: 95, low: 90, break: null },
   // The sandbox copy needs the sources and tests only, not builds, databases or reports.

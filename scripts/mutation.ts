@@ -1,62 +1,120 @@
 /**
- * `npm run test:mutation`: StrykerJS over the security core (stryker.config.mjs), then a per-file verdict.
+ * `npm run test:mutation`: StrykerJS over the security core (stryker.config.mjs), one run per group of
+ * scripts/mutation-targets.ts, then one merged report and a per-file verdict.
  *
- * Stryker's `thresholds.break` is one score over all files, so a thoroughly tested file could carry a weak one
- * past it. This reads Stryker's JSON report and fails when any single file scores below PER_FILE_MINIMUM.
- * Extra arguments go to Stryker, e.g. `npm run test:mutation -- --mutate lib/webhooks/signature.ts`.
+ * Each group runs `stryker run --mutate <its files> --testFiles <its tests>` with its own incremental cache and
+ * reports under reports/mutation/<group>/ (MUTATION_REPORT_DIR, read by stryker.config.mjs). The groups' JSON reports
+ * are merged into reports/mutation/mutation.json and reports/mutation/index.html.
+ *
+ * Stryker's `thresholds.break` is one score over all files, so a thoroughly tested file could carry a weak one past
+ * it: this fails when any single file scores below PER_FILE_MINIMUM.
+ *
+ * Arguments: `--mutate <files>` (comma-separated, as Stryker takes it) runs only the groups holding those files,
+ * mutating only those files, with the group's tests unless `--testFiles` names others. A file no group holds is run
+ * once as given, with every related test. Any other argument goes to each Stryker run (e.g. `--force`).
  */
 import { spawn } from "node:child_process";
-import { readFile } from "node:fs/promises";
+import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { loadavg } from "node:os";
+import path from "node:path";
+import { mutatedPath, selectGroups, type MutationGroup } from "./mutation-targets";
+import { mergeReports, reportHtml, scoreFiles, type Report } from "./support/mutation-report";
 
 const PER_FILE_MINIMUM = 95;
-const JSON_REPORT = "reports/mutation/mutation.json";
-const HTML_REPORT = "reports/mutation/index.html";
+const REPORT_DIR = "reports/mutation";
+const UNMAPPED_GROUP = "unmapped";
 
-type MutantStatus = "Killed" | "Survived" | "NoCoverage" | "Timeout" | "CompileError" | "RuntimeError" | "Ignored" | "Pending";
-type Report = { files: Record<string, { source: string; mutants: { status: MutantStatus }[] }> };
+type Run = { name: string; args: string[]; files: string[] };
 
-export type FileScore = {
-  file: string;
-  killed: number;
-  survived: number;
-  noCoverage: number;
-  disabled: number;
-  /** Killed (a test failed, or the mutant hung past the timeout) out of every mutant that could run. */
-  score: number;
-};
-
-/** Stryker's own definition: (killed + timeout) / (killed + timeout + survived + no coverage). */
-export function scoreFiles(report: Report): FileScore[] {
-  return Object.entries(report.files)
-    .map(([file, { mutants }]) => {
-      const count = (...statuses: MutantStatus[]) => mutants.filter((mutant) => statuses.includes(mutant.status)).length;
-      const killed = count("Killed", "Timeout");
-      const survived = count("Survived");
-      const noCoverage = count("NoCoverage");
-      const valid = killed + survived + noCoverage;
-      return { file, killed, survived, noCoverage, disabled: count("Ignored"), score: valid === 0 ? 100 : (100 * killed) / valid };
-    })
-    .sort((a, b) => a.file.localeCompare(b.file));
+function minutes(since: number): string {
+  return `${((Date.now() - since) / 60_000).toFixed(1)} min`;
 }
 
-function runStryker(args: string[]): Promise<number> {
+/** The machine's load averages over 1, 5 and 15 minutes, as `uptime` prints them. */
+function load(): string {
+  return `load ${loadavg()
+    .map((value) => value.toFixed(2))
+    .join(", ")}`;
+}
+
+/** Takes `--name value`, `--name=value` and the short form out of args; returns the values, comma-split. */
+function takeOption(args: string[], names: string[]): string[] | undefined {
+  let values: string[] | undefined;
+  for (let index = 0; index < args.length; ) {
+    const arg = args[index]!;
+    const name = names.find((candidate) => arg === candidate || arg.startsWith(`${candidate}=`));
+    if (!name) {
+      index += 1;
+      continue;
+    }
+    const inline = arg.length > name.length ? arg.slice(name.length + 1) : undefined;
+    const value = inline ?? args[index + 1] ?? "";
+    args.splice(index, inline === undefined ? 2 : 1);
+    values = [...(values ?? []), ...value.split(",").filter(Boolean)];
+  }
+  return values;
+}
+
+function plan(argv: string[]): Run[] {
+  const rest = [...argv];
+  const mutate = takeOption(rest, ["--mutate", "-m"]) ?? [];
+  const testFiles = takeOption(rest, ["--testFiles", "-t"]);
+  const { groups, unmapped } = selectGroups(mutate);
+  const runs: Run[] = groups.map((group: MutationGroup) => {
+    const files = mutate.length === 0 ? group.mutate : mutate.filter((entry) => group.mutate.includes(mutatedPath(entry)));
+    const tests = testFiles ?? group.testFiles;
+    return { name: group.name, files, args: ["--mutate", files.join(","), "--testFiles", tests.join(","), ...rest] };
+  });
+  if (unmapped.length > 0) {
+    const tests = testFiles ? ["--testFiles", testFiles.join(",")] : [];
+    runs.push({ name: UNMAPPED_GROUP, files: unmapped, args: ["--mutate", unmapped.join(","), ...tests, ...rest] });
+  }
+  return runs;
+}
+
+function runStryker(args: string[], reportDir: string): Promise<number> {
   return new Promise((resolve) => {
-    const child = spawn("npx", ["stryker", "run", ...args], { stdio: "inherit" });
+    const child = spawn("npx", ["stryker", "run", ...args], {
+      stdio: "inherit",
+      env: { ...process.env, MUTATION_REPORT_DIR: reportDir },
+    });
     child.on("exit", (code, signal) => resolve(code ?? (signal ? 1 : 0)));
   });
 }
 
 async function main(): Promise<void> {
   const started = Date.now();
-  const code = await runStryker(process.argv.slice(2));
-  const minutes = ((Date.now() - started) / 60_000).toFixed(1);
-  if (code !== 0) {
-    console.error(`\n✗ Stryker failed (exit ${code}) after ${minutes} min`);
-    process.exit(code);
+  const runs = plan(process.argv.slice(2));
+  console.log(`mutation testing: ${runs.length} run(s) of Stryker, one per group of scripts/mutation-targets.ts (${load()})`);
+  const reports: { group: string; report: Report }[] = [];
+  const failed: string[] = [];
+  for (const [index, run] of runs.entries()) {
+    const reportDir = path.join(REPORT_DIR, run.name);
+    const runStarted = Date.now();
+    console.log(`\n▶ [${index + 1}/${runs.length}] ${run.name}: ${run.files.join(", ")} (${minutes(started)} elapsed, ${load()})`);
+    console.log(`  npx stryker run ${run.args.join(" ")}`);
+    const code = await runStryker(run.args, reportDir);
+    if (code !== 0) {
+      console.error(`✗ [${index + 1}/${runs.length}] ${run.name}: Stryker failed (exit ${code}) after ${minutes(runStarted)}`);
+      failed.push(run.name);
+      continue;
+    }
+    const report = JSON.parse(await readFile(path.join(reportDir, "mutation.json"), "utf8")) as Report;
+    reports.push({ group: run.name, report });
+    const scores = scoreFiles(report)
+      .map((score) => `${score.file} ${score.score.toFixed(1)}%`)
+      .join(", ");
+    console.log(`■ [${index + 1}/${runs.length}] ${run.name} done in ${minutes(runStarted)} (${minutes(started)} elapsed, ${load()}): ${scores}`);
   }
-  const scores = scoreFiles(JSON.parse(await readFile(JSON_REPORT, "utf8")) as Report);
-  const width = Math.max(...scores.map((score) => score.file.length));
-  console.log(`\nmutation score per file (minimum ${PER_FILE_MINIMUM}%), ${minutes} min:`);
+
+  const merged = mergeReports(reports);
+  await mkdir(REPORT_DIR, { recursive: true });
+  await writeFile(path.join(REPORT_DIR, "mutation.json"), JSON.stringify(merged));
+  await writeFile(path.join(REPORT_DIR, "index.html"), await reportHtml(merged, "npm run test:mutation"));
+
+  const scores = scoreFiles(merged);
+  const width = Math.max(4, ...scores.map((score) => score.file.length));
+  console.log(`\nmutation score per file (minimum ${PER_FILE_MINIMUM}%), ${runs.length} run(s) in ${minutes(started)}, ${load()}:`);
   console.log(`  ${"file".padEnd(width)}  score    killed  survived  no test  disabled`);
   for (const score of scores) {
     const mark = score.score >= PER_FILE_MINIMUM ? "✓" : "✗";
@@ -64,16 +122,20 @@ async function main(): Promise<void> {
       `${mark} ${score.file.padEnd(width)}  ${score.score.toFixed(1).padStart(5)}%  ${String(score.killed).padStart(6)}  ${String(score.survived).padStart(8)}  ${String(score.noCoverage).padStart(7)}  ${String(score.disabled).padStart(8)}`,
     );
   }
-  console.log(`\nHTML report: ${HTML_REPORT}`);
+  console.log(`\nHTML report: ${REPORT_DIR}/index.html (each group's own: ${REPORT_DIR}/<group>/index.html)`);
   const failing = scores.filter((score) => score.score < PER_FILE_MINIMUM);
-  if (failing.length > 0) {
-    console.error(`✗ below ${PER_FILE_MINIMUM}%: ${failing.map((score) => score.file).join(", ")}`);
-    process.exit(1);
-  }
+  if (failing.length > 0) console.error(`✗ below ${PER_FILE_MINIMUM}%: ${failing.map((score) => score.file).join(", ")}`);
+  if (failed.length > 0) console.error(`✗ Stryker failed for: ${failed.join(", ")}`);
+  if (failing.length > 0 || failed.length > 0) process.exit(1);
   console.log(`✓ every file at or above ${PER_FILE_MINIMUM}%`);
 }
 
-main().catch((error: unknown) => {
-  console.error(error);
-  process.exit(1);
-});
+// Exported for tests and other scripts; the CLI runs only when this file is the entry point.
+export { plan };
+
+if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(import.meta.filename)) {
+  main().catch((error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  });
+}

@@ -58,7 +58,7 @@ describe("install attempts in progress", () => {
     expect(liveAttempts("not a list", NOW)).toEqual([]);
     // Each field must have its type: a start time as text would pass the age check by coercion.
     const good = attempt(1);
-    for (const bad of [null, 5, { ...good, state: 5 }, { ...good, codeVerifier: 5 }, { ...good, startedAt: String(good.startedAt) }]) {
+    for (const bad of [null, undefined, 5, { ...good, state: 5 }, { ...good, codeVerifier: 5 }, { ...good, startedAt: String(good.startedAt) }]) {
       expect(liveAttempts([bad], NOW)).toEqual([]);
     }
   });
