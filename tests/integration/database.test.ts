@@ -50,7 +50,8 @@ describe("opening the database the environment names", () => {
     } finally {
       await Promise.all([migrated.close(), bare.close()]);
     }
-  });
+    // Two embedded databases at once, one of them migrated: 3 s on a quiet machine, 36 s seen on a loaded 2-core one.
+  }, 90_000);
 
   it("opens the server at DATABASE_URL when it is set, without migrating it", async () => {
     const handle = await openDatabaseFromEnv({ env: { DATABASE_URL: "postgres://app:pw@127.0.0.1:1/app", PGLITE_DIR: "memory" }, migrateEmbedded: true });
