@@ -7,19 +7,15 @@ import { initialActionState, type ActionState } from "@/lib/actions/validated-ac
 import { useHydrated } from "@/components/use-hydrated";
 import { DragBindings, type DragBinding } from "./drag-bindings";
 
-// dnd-kit is most of this page's JavaScript: it loads once the page has loaded (after the load event, so never in
-// the page's first load), and until it has the tree, its move buttons and every form already work. If it never
-// arrives (a failed or blocked download) that stays so: left uncaught, the failed import would reach the error
-// boundary and take the working page down with it. React's lazy rather than next/dynamic, whose loader would cost
-// the first load more than 1.5 kB.
+// dnd-kit is most of the editor's JavaScript: it loads in a chunk of its own once this list runs in the browser, which
+// is after the page's load event (the editor itself hydrates then: categories-island.tsx). Until it has, the tree's
+// move buttons and every form already work. If it never arrives (a failed or blocked download) that stays so: left
+// uncaught, the failed import would reach the error boundary and take the working page down with it. React's lazy
+// rather than next/dynamic, whose loader would cost more than 1.5 kB.
 type DragLayerComponent = (props: Parameters<typeof import("./drag-layer").DragLayer>[0]) => React.ReactNode;
 const nothing: DragLayerComponent = () => null;
 const DragLayer = lazy<DragLayerComponent>(() =>
-  new Promise<void>((resolve) => {
-    if (document.readyState === "complete") resolve();
-    else window.addEventListener("load", () => resolve(), { once: true });
-  })
-    .then(() => import("./drag-layer"))
+  import("./drag-layer")
     .then(
       (module) => ({ default: module.DragLayer }),
       () => ({ default: nothing }),
