@@ -17,8 +17,8 @@ const config = {
   plugins: ["@stryker-mutator/vitest-runner"],
   vitest: { configFile: "vitest.config.ts", related: true },
   // Each mutant runs only the tests that executed its line during the first (dry) run. A mutant of code run at
-  // import ("static") runs every related test, switched on before the module loads; with --testFiles, 9.6.1 did
-  // that too late (stryker-js#6144), which patches/@stryker-mutator+core+9.6.1.patch fixes.
+  // import ("static") runs every related test, switched on before the module loads; with --testFiles, 9.6.1 and 10.1.1 do
+  // that too late (stryker-js#6144), which patches/@stryker-mutator+core+10.1.1.patch fixes.
   coverageAnalysis: "perTest",
   // Every file here is in exactly one group of scripts/mutation-targets.ts, with its tests (tests/unit/mutation-targets.test.ts).
   mutate: [
