@@ -178,7 +178,11 @@ const ENV_VARIABLES = {
   },
   /** Base URL of an OTLP/HTTP collector (spans go to its /v1/traces). Unset: tracing is off and nothing of it loads. */
   OTEL_EXPORTER_OTLP_ENDPOINT: {
-    schema: origin.optional(),
+    schema: z
+      .string()
+      .regex(/^https?:\/\/[^\s/?#]+/i, "must be an http:// or https:// URL such as http://localhost:4318")
+      .pipe(origin)
+      .optional(),
     setting: "optional",
     fix: "use the collector's base URL such as http://localhost:4318 (spans go to its /v1/traces), or unset it",
   },

@@ -24,12 +24,20 @@ export function installTracing(processor: SpanProcessor): NodeTracerProvider {
     spanProcessors: [processor],
   });
   provider.register();
+  traceWithGlobalProvider();
+  return provider;
+}
+
+/**
+ * Switches the app's spans on over whatever tracer provider is registered globally. installTracing calls it; call
+ * it yourself after registering another setup (@vercel/otel's registerOTel, a vendor's SDK), see docs/operations.md.
+ */
+export function traceWithGlobalProvider(): void {
   enableTracing({
     tracer: trace.getTracer(SERVICE_NAME),
     activeSpan: () => trace.getActiveSpan(),
     errorCode: SpanStatusCode.ERROR,
   });
-  return provider;
 }
 
 /** Production: spans batched to `${endpoint}/v1/traces` over OTLP/HTTP (JSON bodies, which every OTLP collector takes). */

@@ -120,3 +120,25 @@ describe("metric labels", () => {
     expect(classifyDelivery({ status: 503, body: { ok: false, error: "temporarily_unavailable" } })).toEqual({ outcome: "failed", reason: "temporarily_unavailable" });
   });
 });
+
+describe("a worker's own metrics port", () => {
+  it("serves this process's registry on /metrics behind the bearer secret", async () => {
+    const { serveMetrics } = await import("@/lib/observability/metrics-server");
+    const name = unique();
+    counter(name, "Counted in the worker.").inc({ kind: "sync" }, 3);
+    const server = await serveMetrics({ port: 0, host: "127.0.0.1", secret: "worker-metrics-secret-0123" });
+    try {
+      const { port } = server.address() as import("node:net").AddressInfo;
+      const url = `http://127.0.0.1:${port}/metrics`;
+      expect((await fetch(url)).status).toBe(401);
+      expect((await fetch(url, { headers: { authorization: "Bearer nope-nope-nope-nope" } })).status).toBe(401);
+      expect((await fetch(`http://127.0.0.1:${port}/other`)).status).toBe(404);
+      const answer = await fetch(url, { headers: { authorization: "Bearer worker-metrics-secret-0123" } });
+      expect(answer.status).toBe(200);
+      expect(answer.headers.get("content-type")).toContain("version=0.0.4");
+      expect(sampleValue(await answer.text(), name, { kind: "sync" })).toBe(3);
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+});
