@@ -1,7 +1,7 @@
 import "server-only";
 import { SpanStatusCode, trace } from "@opentelemetry/api";
 import { OTLPTraceExporter } from "@opentelemetry/exporter-trace-otlp-http";
-import { resourceFromAttributes } from "@opentelemetry/resources";
+import { detectResources, envDetector, resourceFromAttributes } from "@opentelemetry/resources";
 import { BatchSpanProcessor, NodeTracerProvider, type SpanProcessor } from "@opentelemetry/sdk-trace-node";
 import { enableTracing } from "./trace";
 
@@ -20,7 +20,8 @@ export const SERVICE_NAME = "store-app-starter";
 /** Registers a tracer provider feeding `processor` and switches the app's spans on. Tests hand in an in-memory one. */
 export function installTracing(processor: SpanProcessor): NodeTracerProvider {
   const provider = new NodeTracerProvider({
-    resource: resourceFromAttributes({ "service.name": SERVICE_NAME }),
+    // OTEL_SERVICE_NAME and OTEL_RESOURCE_ATTRIBUTES, when set, win over the default name.
+    resource: resourceFromAttributes({ "service.name": SERVICE_NAME }).merge(detectResources({ detectors: [envDetector] })),
     spanProcessors: [processor],
   });
   provider.register();

@@ -107,6 +107,13 @@ describe(`tracing (${databaseKind()})`, () => {
     expect(line?.trace_id).toBe(call!.spanContext().traceId);
   });
 
+  it("names the service store-app-starter on every span", () => {
+    expect(exporter.getFinishedSpans()).toEqual([]);
+    return withSpan("job.run", {}, async () => undefined).then(() => {
+      expect(exporter.getFinishedSpans()[0]?.resource.attributes["service.name"]).toBe("store-app-starter");
+    });
+  });
+
   it("leaves withSpan for the job engine: a job run's span, failed with the error's class only", async () => {
     await expect(
       withSpan("job.run", { "job.kind": "orders.sync" }, async () => {
