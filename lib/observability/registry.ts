@@ -41,8 +41,10 @@ function registry(): Registry {
 }
 
 function keyOf(labels: Labels): string {
+  const names = Object.keys(labels);
+  if (names.length === 0) return "";
   // Label order must not make two series of one set.
-  return Object.keys(labels)
+  return names
     .sort()
     .map((name) => `${name}=${labels[name]}`)
     .join("\u0000");
