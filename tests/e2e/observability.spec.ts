@@ -1,5 +1,5 @@
 import { execFile, spawn, type ChildProcess } from "node:child_process";
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import os from "node:os";
@@ -78,6 +78,24 @@ test("one registry per process: /api/metrics sees what the OAuth route, the page
     expect(after).toMatch(new RegExp(`^store_app_order_sync_lag_seconds\\{store="${STORE}"\\} `, "m"));
     expect(sampleValue(after, "store_app_collector_up", { collector: "order_sync" })).toBe(1);
   }).toPass({ timeout: 30_000 });
+});
+
+test("a server error reported by Next in instrumentation.ts's bundle is counted in the registry /api/metrics reads", async ({ request }) => {
+  // A real server action of the home page, sent a body it cannot decode: Next throws, and calls onRequestError.
+  const manifest = JSON.parse(await readFile(path.join(e2eAppEnv().NEXT_DIST_DIR!, "server", "server-reference-manifest.json"), "utf8")) as {
+    node: Record<string, { workers: Record<string, unknown> }>;
+  };
+  const action = Object.entries(manifest.node).find(([, entry]) => "app/page" in entry.workers)?.[0];
+  expect(action).toBeDefined();
+  const before = sampleValue(await scrape(request), "store_app_request_errors_total", { kind: "action" });
+  const answer = await request.post("/", {
+    headers: { "next-action": action!, "content-type": "text/plain;charset=UTF-8", accept: "text/x-component" },
+    data: "not a server action payload",
+  });
+  expect(answer.status()).toBe(500);
+  await expect(async () => {
+    expect(sampleValue(await scrape(request), "store_app_request_errors_total", { kind: "action" }) - before).toBe(1);
+  }).toPass({ timeout: 10_000 });
 });
 
 type ExportedSpan = { traceId: string; spanId: string; parentSpanId?: string; name: string };
