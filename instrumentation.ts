@@ -1,3 +1,5 @@
+import type { Instrumentation } from "next";
+
 /**
  * Runs once when the server starts. In production a missing or malformed variable must stop the server here, with
  * one message naming each bad variable, rather than fail on the first request that happens to read it.
@@ -15,6 +17,11 @@ export async function register(): Promise<void> {
       // Next would only log a failed register() and go on serving; a misconfigured server must not.
       process.exit(1);
     }
+    // Tracing is opt-in: with no collector configured, nothing of OpenTelemetry is even loaded.
+    if (env.OTEL_EXPORTER_OTLP_ENDPOINT) {
+      const { startTracing } = await import("@/lib/observability/tracing-setup");
+      startTracing(env.OTEL_EXPORTER_OTLP_ENDPOINT);
+    }
     if (env.NODE_ENV === "production") {
       // Next's own error lines (a failed render prints the error, SQL included) go through the redacting logger.
       const { routeConsoleThroughLog } = await import("@/lib/log-console");
@@ -29,3 +36,13 @@ export async function register(): Promise<void> {
     }
   }
 }
+
+/**
+ * Every server error of a render, route handler, server action or the proxy, with the route, kind, request id and
+ * digest, to the one reporter (lib/observability/report-error.ts): a redacted log line, and a vendor when one is set.
+ */
+export const onRequestError: Instrumentation.onRequestError = async (error, request, context) => {
+  if (process.env.NEXT_RUNTIME !== "nodejs") return;
+  const { reportRequestError } = await import("@/lib/observability/report-error");
+  await reportRequestError(error, request, context);
+};

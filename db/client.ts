@@ -7,6 +7,7 @@ import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import { drizzle as drizzlePostgres } from "drizzle-orm/postgres-js";
 import { migrate as migratePostgres } from "drizzle-orm/postgres-js/migrator";
 import postgres from "postgres";
+import { timeStatement } from "@/lib/observability/database";
 import * as schema from "./schema";
 
 /** Either driver: the embedded PGlite or postgres.js against a server. Query code is written against this. */
@@ -217,12 +218,12 @@ export function rawQuery(db: Db): RawQuery {
   const client = (db as unknown as { $client: unknown }).$client;
   if (client instanceof PGlite) {
     // In-process: there is no connection to wait for, so no deadline to keep.
-    return async <T>(text: string, params: unknown[]) => (await client.query<T>(text, params)).rows;
+    return async <T>(text: string, params: unknown[]) => (await timeStatement(text, () => client.query<T>(text, params))).rows;
   }
   const sql = client as postgres.Sql;
   const state = healthOf(sql);
   return <T>(text: string, params: unknown[], options: { deadlineMs?: number } = {}) =>
-    runWithDeadline<T[]>(sql.unsafe(text, params as postgres.ParameterOrJSON<never>[]), state, options.deadlineMs);
+    timeStatement(text, () => runWithDeadline<T[]>(sql.unsafe(text, params as postgres.ParameterOrJSON<never>[]), state, options.deadlineMs));
 }
 
 /**
@@ -241,7 +242,7 @@ export function withStatementDeadline(db: Db, deadlineMs: number): Db {
   const unsafe = (...args: Parameters<postgres.Sql["unsafe"]>) => {
     const query = sql.unsafe(...args);
     let running: Promise<unknown> | undefined;
-    const run = () => (running ??= runWithDeadline(query, state, deadlineMs));
+    const run = () => (running ??= timeStatement(String(args[0]), () => runWithDeadline(query, state, deadlineMs)));
     return {
       values() {
         query.values();

@@ -170,6 +170,22 @@ const ENV_VARIABLES = {
     ...publishedSecret("development-only-cron-secret"),
     fix: "generate one with `openssl rand -hex 24` (at least 16 characters), or unset it to turn the cron route off",
   },
+  /** Bearer secret a Prometheus scraper sends to `GET /api/metrics`. Unset (every environment): the route is off. */
+  METRICS_SECRET: {
+    schema: z.string().min(16, "must be at least 16 characters").optional(),
+    setting: "optional",
+    fix: "generate one with `openssl rand -hex 24` (at least 16 characters), or unset it to turn /api/metrics off",
+  },
+  /** Base URL of an OTLP/HTTP collector (spans go to its /v1/traces). Unset: tracing is off and nothing of it loads. */
+  OTEL_EXPORTER_OTLP_ENDPOINT: {
+    schema: z
+      .string()
+      .regex(/^https?:\/\/[^\s/?#]+/i, "must be an http:// or https:// URL such as http://localhost:4318")
+      .pipe(origin)
+      .optional(),
+    setting: "optional",
+    fix: "use the collector's base URL such as http://localhost:4318 (spans go to its /v1/traces), or unset it",
+  },
   LOG_LEVEL: {
     schema: z.enum(["debug", "info", "warn", "error"]).default("info"),
     setting: "optional",

@@ -1,4 +1,5 @@
 import { env } from "@/lib/env";
+import { traceFields } from "@/lib/observability/trace";
 
 /**
  * Structured logging. JSON lines in production (one object per line, for log collectors), readable lines in
@@ -137,7 +138,7 @@ export function setLogSink(sink: typeof logSink): () => void {
 
 function write(level: Level, message: string, fields: LogFields): void {
   if (LEVELS[level] < threshold()) return;
-  const safe = redact(fields) as LogFields;
+  const safe = { ...(redact(fields) as LogFields), ...traceFields() };
   const safeMessage = maskString(message);
   if (format() === "json") {
     // The fixed keys come last so a field can never overwrite them.

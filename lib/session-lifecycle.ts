@@ -1,6 +1,7 @@
 import type { Db, DbOrTx } from "@/db/client";
 import { deleteSession, deleteSessionsHoldingStore, findSession, openSession } from "@/db/queries/sessions";
 import { newSessionSecret, sessionIdOf, sessionVerdict } from "@/lib/session-policy";
+import { observeSignIn, sessionsEnded } from "@/lib/observability/sessions";
 
 /**
  * What signing in and out does to the sessions table, free of cookies (lib/session.ts carries the secret to and
@@ -22,15 +23,16 @@ export async function signIn(
   const secret = newSessionSecret();
   const id = sessionIdOf(secret);
   await openSession(db, { id, now: input.now, storeIds: input.storeIds, replacing: carry ? input.previousId : null });
+  observeSignIn(previous === null ? null : carry ? "replaced" : sessionVerdict(previous, input.now));
   return { secret, id };
 }
 
 /** Sign out: the session ends on the server, so a copy of the cookie opens nothing either. */
 export async function signOut(db: DbOrTx, id: string | null): Promise<boolean> {
-  return id === null ? false : deleteSession(db, id);
+  return id === null ? false : sessionsEnded("signed_out", await deleteSession(db, id));
 }
 
 /** Sign out everywhere for one store: every session holding it ends, this browser's included. */
 export async function signOutEverywhere(db: DbOrTx, storeId: number): Promise<number> {
-  return deleteSessionsHoldingStore(db, storeId);
+  return sessionsEnded("signed_out_everywhere", await deleteSessionsHoldingStore(db, storeId));
 }

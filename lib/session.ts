@@ -9,6 +9,7 @@ import { deleteSession, findSessionInstalls, touchSession } from "@/db/queries/s
 import type { Install } from "@/db/schema";
 import { env } from "@/lib/env";
 import { log } from "@/lib/log";
+import { sessionsEnded } from "@/lib/observability/sessions";
 import { INSTALL_ATTEMPT_TTL_SECONDS } from "@/lib/oauth/pkce";
 import { signIn, signOut, signOutEverywhere } from "@/lib/session-lifecycle";
 import { isSessionSecret, SESSION_COOKIE_TTL_SECONDS, sessionIdOf, sessionVerdict, shouldTouch } from "@/lib/session-policy";
@@ -83,6 +84,7 @@ export const currentSession = cache(async (): Promise<CurrentSession | null> => 
   if (sessionVerdict(found.session, now) !== "active") {
     // Stryker disable next-line StringLiteral: equivalent, afterSessionRead ends the session for any action but "touch"
     afterSessionRead(db, id, "end", now);
+    sessionsEnded(sessionVerdict(found.session, now), true);
     return null;
   }
   if (shouldTouch(found.session, now)) afterSessionRead(db, id, "touch", now);

@@ -2,6 +2,7 @@ import { checkDatabase, type DatabaseOpener } from "./database-checks";
 import { serviceDomainsOf } from "@/lib/webhook-url/domains";
 import { checkVariables, type RawEnv } from "./env-checks";
 import { isLocalPlatform } from "@/lib/env";
+import { checkObservability } from "./observability-checks";
 import { checkApiReachable, checkClientCredentials } from "./platform-checks";
 import type { CheckResult, DoctorReport } from "./types";
 import { checkRedirectUri, checkWebhookUrl } from "./url-checks";
@@ -54,6 +55,8 @@ export async function runDoctor(raw: RawEnv, options: DoctorOptions = {}): Promi
   } else {
     checks.push(...(await checkDatabase(raw.DATABASE_URL || null, { open: options.openDatabase, timeoutMs: options.timeoutMs })));
   }
+
+  checks.push(...checkObservability(raw));
 
   if (options.skipPlatform) {
     checks.push({ id: "platform", title: "Platform", status: "skip", detail: "skipped (--skip-platform)" });

@@ -2,6 +2,7 @@ import "server-only";
 import { randomBytes } from "node:crypto";
 import type { Db } from "@/db/client";
 import { log as rootLog, type Logger } from "@/lib/log";
+import { tracePlatformCall } from "@/lib/observability/platform";
 import { analyticsOperation } from "./analytics";
 import type { Caller } from "./caller";
 import { categoryOperations } from "./categories";
@@ -72,7 +73,8 @@ export function createStoreClient(config: StoreClientConfig) {
       transport = null;
       throw error;
     });
-    return send(await transport, method, path, options);
+    const opening = transport;
+    return tracePlatformCall(method, path, async () => send(await opening, method, path, options));
   };
 
   return {

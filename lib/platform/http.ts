@@ -1,6 +1,7 @@
 import "server-only";
 import { randomBytes } from "node:crypto";
 import type { Logger } from "@/lib/log";
+import { observeFailedAttempt, observePacing, observePlatformCallEnd, observeRetryWait } from "@/lib/observability/platform";
 import { assertOpenEndpoint } from "./closed-endpoints";
 import type { CredentialSource } from "./credentials";
 import { readError, readSuccess, type RawAnswer, type Success } from "./envelope";
@@ -156,7 +157,7 @@ export async function send(
     installId = credentials.installId;
     for (;;) {
       attempts += 1;
-      waitedMs += await transport.pacer.acquire(credentials.installId, transport.storeId);
+      waitedMs += await observePacing(() => transport.pacer.acquire(credentials.installId, transport.storeId));
       const headers: Record<string, string> = {
         Accept: "application/json",
         Authorization: `Bearer ${credentials.token}`,
@@ -180,6 +181,7 @@ export async function send(
       }
       const failure = "answer" in attempt ? readError(attempt.answer, transport.now()) : attempt.failure;
       outcome = { status: failure.status, requestId: failure.requestId, code: failure.code };
+      observeFailedAttempt(failure.status);
 
       if (failure.status === 401) await transport.credentials.revoked();
       const stateCode = failure.status === 403 ? failure.installStateCode : null;
@@ -194,7 +196,7 @@ export async function send(
       const decision = decideRetry(failure, attempts, transport.now() - startedAt, transport.retry, transport.random);
       if (!decision.retry) throw withAttempts(failure, attempts);
       waitedMs += decision.delayMs;
-      await transport.sleep(decision.delayMs);
+      await observeRetryWait(decision.delayMs, () => transport.sleep(decision.delayMs));
     }
   } catch (error) {
     if (error instanceof PlatformError && outcome.code === undefined && outcome.status === null) {
@@ -215,6 +217,7 @@ export async function send(
       waitedMs: waitedMs || undefined,
       durationMs: Math.round(transport.now() - startedAt),
     };
+    observePlatformCallEnd({ method, path: url.pathname, status: outcome.status, code: outcome.code, attempts, waitedMs, durationMs: fields.durationMs });
     if (outcome.code === undefined) transport.log.info("platform call", fields);
     else transport.log.warn("platform call failed", fields);
   }

@@ -1,6 +1,8 @@
 import { DatabaseDeadlineError, type Db } from "@/db/client";
 import { claimEvent } from "@/db/queries/webhook-events";
 import { log as rootLogger, type Logger } from "@/lib/log";
+import { observeDelivery } from "@/lib/observability/webhooks";
+import { withSpan, withSpanSync } from "@/lib/observability/trace";
 import { readLimitedBody, WEBHOOK_MAX_BODY_BYTES } from "./body";
 import { parseEnvelope } from "./envelope";
 import { applyEvent, applyOrderWebhook, type EventEffect } from "./handlers";
@@ -67,13 +69,13 @@ export async function processWebhook(input: WebhookDeliveryInput, deps: ReceiveD
   // Stryker disable next-line ObjectLiteral,LogicalOperator: log context only (which delivery a line is about)
   const logger = baseLogger.with({ deliveryId: deliveryId ?? undefined });
 
-  const check = verifySignature({
+  const check = withSpanSync("webhook.signature", {}, () => verifySignature({
     rawBody: input.rawBody,
     header: input.signature,
     timestampHeader: input.timestamp,
     secret: deps.secret,
     now: (deps.now ?? (() => new Date()))(),
-  });
+  }));
   if (!check.ok) {
     // Stryker disable next-line StringLiteral,ObjectLiteral: log text only; the answer's code is tested
     logger.warn("webhook refused: signature check failed", { reason: check.reason });
@@ -82,13 +84,13 @@ export async function processWebhook(input: WebhookDeliveryInput, deps: ReceiveD
 
   let json: unknown;
   try {
-    json = JSON.parse(input.rawBody.toString("utf8"));
+    json = withSpanSync("webhook.parse", {}, () => JSON.parse(input.rawBody.toString("utf8")) as unknown);
   } catch {
     // Stryker disable next-line StringLiteral,ObjectLiteral: log text only; the answer's code is tested
     logger.warn("webhook refused: signed body is not JSON", { bytes: input.rawBody.length });
     return outcome(400, "invalid_json");
   }
-  const parsed = parseEnvelope(json);
+  const parsed = withSpanSync("webhook.envelope", {}, () => parseEnvelope(json));
   if (!parsed.ok) {
     // Stryker disable next-line StringLiteral,ObjectLiteral: log text only; the answer's code is tested
     logger.warn("webhook refused: signed body is not a valid envelope", { problem: parsed.problem });
@@ -105,7 +107,7 @@ export async function processWebhook(input: WebhookDeliveryInput, deps: ReceiveD
   }
 
   try {
-    const result =
+    const result = await withSpan("webhook.transaction", { "webhook.event": event.event }, async () =>
       event.kind === "order"
         ? await applyOrderWebhook(deps.db, event, { logger: eventLogger, deliveryId, deadlineMs: DATABASE_DEADLINE_MS })
         : await withDeadline(
@@ -116,7 +118,7 @@ export async function processWebhook(input: WebhookDeliveryInput, deps: ReceiveD
               return { duplicate: false as const, effect };
             }),
             DATABASE_DEADLINE_MS,
-          );
+          ));
     if (result.duplicate) {
       // Stryker disable next-line StringLiteral: log text only
       eventLogger.info("webhook duplicate acknowledged");
@@ -140,7 +142,11 @@ export async function receiveWebhook(request: Request, deps: ReceiveDeps): Promi
   return Response.json(result.body, { status: result.status, headers: { "cache-control": "no-store" } });
 }
 
-export async function receiveWebhookOutcome(request: Request, deps: ReceiveDeps): Promise<WebhookOutcome> {
+export function receiveWebhookOutcome(request: Request, deps: ReceiveDeps): Promise<WebhookOutcome> {
+  return observeDelivery(() => receiveUnobserved(request, deps));
+}
+
+async function receiveUnobserved(request: Request, deps: ReceiveDeps): Promise<WebhookOutcome> {
   if (request.method !== "POST") return outcome(405, "method_not_allowed");
   const limit = deps.maxBodyBytes ?? WEBHOOK_MAX_BODY_BYTES;
   const body = await readLimitedBody(request, limit);

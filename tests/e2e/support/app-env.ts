@@ -17,6 +17,7 @@ export function e2eAppEnv(): Record<string, string> {
     SESSION_SECRET: "e2e-session-secret-at-least-32-characters-long",
     TOKEN_ENCRYPTION_KEY: Buffer.alloc(32, 42).toString("base64"),
     CRON_SECRET: "e2e-cron-secret-0123456789",
+    METRICS_SECRET: "e2e-metrics-secret-0123456789",
     NEXT_DIST_DIR: process.env.NEXT_DIST_DIR ?? ".next-test",
     LOG_LEVEL: "warn",
   };

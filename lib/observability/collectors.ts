@@ -1,0 +1,71 @@
+import "server-only";
+import type { DatabaseHandle, Db } from "@/db/client";
+import { listSyncProgress } from "@/db/queries/sync-progress";
+import { mayPoll } from "@/lib/installs/state";
+import { registerCollector, type CollectedMetric } from "./registry";
+
+/**
+ * Figures read when /api/metrics is scraped rather than counted as they happen: they describe the whole system
+ * (every instance shares one database), so any instance reads the same values.
+ *
+ * THE HOOK FOR THE JOB ENGINE: its queue figures (depth, failures and age of the oldest job by kind) are read the
+ * same way. Add a collector to `scrapeCollectors` below, or call `registerCollector("jobs", collect)` from the job
+ * engine's module (lib/observability/registry.ts); a collector returns `CollectedMetric[]`. Suggested names:
+ * store_app_job_queue_depth{kind}, store_app_job_failed_total{kind}, store_app_job_oldest_age_seconds{kind}.
+ */
+
+/** Seconds since each polled store's orders were last synced (since its install when never), and the oldest. */
+export async function collectSyncLag(db: Db, now: Date): Promise<CollectedMetric[]> {
+  const polled = (await listSyncProgress(db)).filter((row) => mayPoll(row.state));
+  const lags = polled.map((row) => ({
+    storeId: row.storeId,
+    seconds: Math.max(0, (now.getTime() - (row.lastSyncedAt ?? row.installedAt).getTime()) / 1000),
+  }));
+  return [
+    {
+      name: "store_app_order_sync_lag_seconds",
+      help: "Seconds since the store's orders were last synced by the poller (since its install when never), per polled store.",
+      type: "gauge",
+      series: lags.map((lag) => ({ labels: { store: String(lag.storeId) }, value: lag.seconds })),
+    },
+    {
+      name: "store_app_order_sync_lag_max_seconds",
+      help: "The oldest order sync among polled stores, in seconds (0 with none).",
+      type: "gauge",
+      series: [{ value: Math.max(0, ...lags.map((lag) => lag.seconds)) }],
+    },
+  ];
+}
+
+/**
+ * The database pool as this process sees it: which database, the pool's size, and whether it is open. The
+ * statements in flight and their durations are counted as they run (lib/observability/database.ts).
+ */
+export function collectPool(handle: DatabaseHandle | null): CollectedMetric[] {
+  const client = handle ? (handle.db as unknown as { $client?: { options?: { max?: unknown } } }).$client : undefined;
+  const max = typeof client?.options?.max === "number" ? client.options.max : handle?.kind === "embedded" ? 1 : 0;
+  return [
+    {
+      name: "store_app_db_pool_open",
+      help: "1 when this process has its database open, by kind (server: PostgreSQL through postgres.js; embedded: PGlite).",
+      type: "gauge",
+      series: [{ labels: { kind: handle?.kind ?? "none" }, value: handle ? 1 : 0 }],
+    },
+    { name: "store_app_db_pool_max_connections", help: "Connections the pool may open.", type: "gauge", series: [{ value: max }] },
+  ];
+}
+
+export type ScrapeSources = {
+  /** The process's database handle (db/index.ts getDatabase). */
+  database: () => Promise<DatabaseHandle>;
+  /** The same database with the request paths' statement deadline (db/index.ts getDb): a dead one fails the scrape's read fast. */
+  db: () => Promise<Db>;
+  /** True while the first open is under way (db/index.ts isDatabaseOpening). */
+  isOpening: () => boolean;
+};
+
+/** Registers the scrape-time collectors on the process's registry (idempotent: by name). */
+export function registerScrapeCollectors(sources: ScrapeSources): void {
+  registerCollector("database_pool", async () => collectPool(sources.isOpening() ? null : await sources.database().catch(() => null)));
+  registerCollector("order_sync", async () => collectSyncLag(await sources.db(), new Date()));
+}
