@@ -9,6 +9,7 @@ import { spawn } from "node:child_process";
 import { readFile, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
+import { FIGURES_END, sectionSlug, spliceSection } from "./docs-sections";
 import { REFERENCE_DIR } from "./support";
 import type { BenchResult } from "./types";
 
@@ -64,36 +65,21 @@ function machineLoad(): string {
 }
 
 const DOCS = path.join("docs", "benchmarks.md");
-const slug = (name: string) => words(name).replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "");
 
-/**
- * Each part's figures go between its own markers in docs/benchmarks.md (added at the end of the figures when
- * missing), with the date, load and Node of the run that measured them.
- */
+/** Each part's figures replace its own section of docs/benchmarks.md, with the date, load and Node of this run. */
 async function writeDocs(results: { name: string; result: BenchResult }[], loadAtStart: string, loadAtEnd: string): Promise<void> {
-  let doc = await readFile(DOCS, "utf8").catch(() => "# Benchmarks\n\n<!-- bench:figures-end -->\n");
+  let doc = await readFile(DOCS, "utf8").catch(() => `# Benchmarks\n\n${FIGURES_END}\n`);
   const machine = `${os.cpus().length} cores (${os.cpus()[0]?.model.trim() ?? "unknown CPU"}), ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}`;
   for (const { name, result } of results) {
-    const start = `<!-- bench:${slug(name)}:start -->`;
-    const end = `<!-- bench:${slug(name)}:end -->`;
     const body = [
-      start,
       `### ${result.title}`,
       "",
       `_${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC, ${machine}. Machine load: ${loadAtStart} before the run, ${loadAtEnd} after it._`,
       "",
       ...result.lines.map((line) => `- ${line}`),
       ...(result.details?.length ? ["", ...result.details] : []),
-      end,
     ].join("\n");
-    const from = doc.indexOf(start);
-    const to = doc.indexOf(end);
-    if (from >= 0 && to > from) doc = doc.slice(0, from) + body + doc.slice(to + end.length);
-    else {
-      const anchor = "<!-- bench:figures-end -->";
-      const at = doc.indexOf(anchor);
-      doc = at >= 0 ? `${doc.slice(0, at)}${body}\n\n${doc.slice(at)}` : `${doc}\n${body}\n`;
-    }
+    doc = spliceSection(doc, sectionSlug(name), body);
   }
   await writeFile(DOCS, doc);
   console.log(`✓ figures written to ${DOCS}`);
