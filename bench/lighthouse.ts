@@ -39,6 +39,20 @@ const median = (values: number[]) => {
   return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
 };
 
+/** A run Lighthouse itself gave up on (NO_NAVSTART and the like, seen under load): tried again, not counted. */
+class LighthouseRunError extends Error {}
+
+async function auditWithRetries(chrome: LaunchedChrome, url: string, cookie: string): Promise<Run> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await audit(chrome, url, cookie);
+    } catch (error) {
+      if (!(error instanceof LighthouseRunError) || attempt >= 3) throw error;
+      console.log(`    ${error.message}: trying again`);
+    }
+  }
+}
+
 async function audit(chrome: LaunchedChrome, url: string, cookie: string): Promise<Run> {
   const result = await lighthouse(url, {
     port: chrome.port,
@@ -49,7 +63,7 @@ async function audit(chrome: LaunchedChrome, url: string, cookie: string): Promi
   });
   if (!result) throw new Error(`Lighthouse returned nothing for ${url}`);
   const { lhr } = result;
-  if (lhr.runtimeError) throw new Error(`Lighthouse on ${url}: ${lhr.runtimeError.code} ${lhr.runtimeError.message}`);
+  if (lhr.runtimeError) throw new LighthouseRunError(`Lighthouse on ${url}: ${lhr.runtimeError.code} ${lhr.runtimeError.message}`);
   const value = (id: string) => lhr.audits[id]?.numericValue ?? Number.NaN;
   const blocking = lhr.audits["render-blocking-resources"]?.details;
   const blockingCss =
@@ -68,7 +82,12 @@ async function audit(chrome: LaunchedChrome, url: string, cookie: string): Promi
 
 async function medianOf(chrome: LaunchedChrome, url: string, cookie: string): Promise<Run> {
   const runs: Run[] = [];
-  for (let index = 0; index < RUNS; index++) runs.push(await audit(chrome, url, cookie));
+  for (let index = 0; index < RUNS; index++) {
+    const run = await auditWithRetries(chrome, url, cookie);
+    runs.push(run);
+    // About 15 s a run on 2 cores: show progress.
+    console.log(`    ${new URL(url).pathname} run ${index + 1}/${RUNS}: score ${run.score}, LCP ${Math.round(run.lcp)} ms, TBT ${Math.round(run.tbt)} ms, CLS ${run.cls.toFixed(3)}`);
+  }
   // Each metric's own median, as Lighthouse's docs advise for a handful of runs.
   return {
     score: median(runs.map((run) => run.score)),
