@@ -26,7 +26,16 @@ const TARGET_LCP_RATIO = 1.2;
 const TARGET_TBT_OVER_MS = 50;
 const TARGET_CLS = 0.02;
 
-type Run = { score: number; lcp: number; tbt: number; cls: number; ttfb: number; blockingCss: number };
+type Run = {
+  score: number;
+  lcp: number;
+  tbt: number;
+  cls: number;
+  ttfb: number;
+  blockingCss: number;
+  /** Where the main thread went: the script with the most CPU (Lighthouse's bootup-time), for a page over its TBT. */
+  topScript: string;
+};
 
 function chromePath(): string {
   if (process.env.PLAYWRIGHT_CHROMIUM_PATH) return process.env.PLAYWRIGHT_CHROMIUM_PATH;
@@ -70,7 +79,14 @@ async function audit(chrome: LaunchedChrome, url: string, cookie: string): Promi
     blocking && "items" in blocking
       ? (blocking.items as { url?: string }[]).filter((item) => typeof item.url === "string" && item.url.includes(".css")).length
       : 0;
+  const bootup = lhr.audits["bootup-time"]?.details;
+  const scripts = bootup && "items" in bootup ? (bootup.items as { url?: string; total?: number; scripting?: number }[]) : [];
+  const top = [...scripts].sort((a, b) => (b.total ?? 0) - (a.total ?? 0))[0];
+  const topScript = top?.url
+    ? `${top.url.startsWith("http") ? new URL(top.url).pathname : top.url} ${Math.round(top.total ?? 0)} ms (${Math.round(top.scripting ?? 0)} ms scripting)`
+    : "none";
   return {
+    topScript,
     score: Math.round((lhr.categories.performance?.score ?? 0) * 100),
     lcp: value("largest-contentful-paint"),
     tbt: value("total-blocking-time"),
@@ -96,6 +112,7 @@ async function medianOf(chrome: LaunchedChrome, url: string, cookie: string): Pr
     cls: median(runs.map((run) => run.cls)),
     ttfb: median(runs.map((run) => run.ttfb)),
     blockingCss: Math.max(...runs.map((run) => run.blockingCss)),
+    topScript: [...runs].sort((a, b) => a.tbt - b.tbt)[Math.floor(runs.length / 2)]?.topScript ?? "none",
   };
 }
 
@@ -162,7 +179,8 @@ export async function benchLighthouse(): Promise<BenchResult> {
       lines.push(
         `${page.label}: score ${run.score} (≥ ${TARGET_SCORE}: ${mark(checks[0]!)}), LCP ${Math.round(run.lcp)} ms = ${lcpRatio.toFixed(2)}x floor (≤ ${TARGET_LCP_RATIO}x: ${mark(checks[1]!)}), ` +
           `TBT ${Math.round(run.tbt)} ms = floor ${tbtOver >= 0 ? "+" : "−"}${Math.abs(Math.round(tbtOver))} ms (≤ +${TARGET_TBT_OVER_MS}: ${mark(checks[2]!)}), CLS ${run.cls.toFixed(3)} (≤ ${TARGET_CLS}: ${mark(checks[3]!)}); ` +
-          `server ${Math.round(run.ttfb)} ms, render-blocking stylesheets ${run.blockingCss}`,
+          `server ${Math.round(run.ttfb)} ms, render-blocking stylesheets ${run.blockingCss}` +
+          (checks[2] ? "" : `; most main-thread time (4x slowed): ${run.topScript}`),
       );
     }
     lines.push(`pages meeting all four targets: ${met} of ${pages.length}`);
