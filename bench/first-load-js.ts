@@ -93,7 +93,7 @@ async function measure(browser: Browser, url: string, storageState?: Awaited<Ret
 }
 
 /** The merchant's real install of one store through the emulator's consent screen. */
-async function installThroughConsent(context: BrowserContext, appUrl: string, storeId: number): Promise<void> {
+export async function installThroughConsent(context: BrowserContext, appUrl: string, storeId: number): Promise<void> {
   const page = await context.newPage();
   await page.goto(`${appUrl}/install`);
   const signIn = page.getByRole("button", { name: "Sign in as Amina Haddad" });
@@ -107,7 +107,7 @@ async function installThroughConsent(context: BrowserContext, appUrl: string, st
   await page.close();
 }
 
-async function firstOrderId(databaseUrl: string, storeId: number): Promise<number> {
+export async function firstOrderId(databaseUrl: string, storeId: number): Promise<number> {
   const sql = postgres(databaseUrl, { max: 1, onnotice: () => {} });
   try {
     // The backfill runs after the callback answered: wait for it.

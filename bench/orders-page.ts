@@ -8,8 +8,8 @@
  * The floor is the reference app's 50-row page (bench/reference/app/rows: the same table built from memory, no
  * database, no session), timed in the same run with requests interleaved with the app's.
  *
- * Targets, as ratios within the run: p95 at most 1.5x the floor page's p95 for every variant (first page, status
- * filter, phone filter, a page deep in the list), and at most 1 kB of HTML per row, the RSC payload included.
+ * Targets, as ratios within the run: p95 and median at most 1.5x the floor page's for every variant (first page,
+ * status filter, phone filter, a page deep in the list), and at most 1 kB of HTML per row, the RSC payload included.
  */
 import type { ChildProcess } from "node:child_process";
 import { existsSync } from "node:fs";
@@ -181,13 +181,16 @@ export async function benchOrdersPage(): Promise<BenchResult> {
     for (const variant of variants) {
       const { app: ours, floor } = await timeAgainstFloor(variant.url, floorUrl, cookie, `ORD-${STORE}-`);
       const ratio = ours.p95 / floor.p95;
+      const medianRatio = ours.median / floor.median;
+      figures[`${variant.key}MedianRatio`] = Number(medianRatio.toFixed(2));
       figures[`${variant.key}MedianMs`] = round(ours.median);
       figures[`${variant.key}P95Ms`] = round(ours.p95);
       figures[`${variant.key}FloorP95Ms`] = round(floor.p95);
       figures[`${variant.key}P95Ratio`] = Number(ratio.toFixed(2));
       lines.push(
         `${variant.label}: median ${round(ours.median)} ms, p95 ${round(ours.p95)} ms; floor page p95 ${round(floor.p95)} ms (median ${round(floor.median)} ms): ` +
-          `${ratio.toFixed(2)}x (target ≤ ${TARGET_P95_RATIO}x, ${ratio <= TARGET_P95_RATIO ? "met" : "NOT met"}); ${(ours.bytes / 1024).toFixed(1)} kB of HTML (floor ${(floor.bytes / 1024).toFixed(1)} kB)`,
+          `p95 ${ratio.toFixed(2)}x (target ≤ ${TARGET_P95_RATIO}x, ${ratio <= TARGET_P95_RATIO ? "met" : "NOT met"}), median ${medianRatio.toFixed(2)}x (target ≤ ${TARGET_P95_RATIO}x, ${medianRatio <= TARGET_P95_RATIO ? "met" : "NOT met"}); ` +
+          `${(ours.bytes / 1024).toFixed(1)} kB of HTML (floor ${(floor.bytes / 1024).toFixed(1)} kB)`,
       );
     }
     // A phone no order has: the same page with the table left out.

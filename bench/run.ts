@@ -1,13 +1,15 @@
 /**
  * `npm run bench`: builds the app into .next-bench and the reference app (bench/reference: an empty App Router app
  * on the same next, react and postgres) into bench/reference/.next-bench, runs every benchmark in turn, prints its
- * figures and writes them into the README between the bench markers. Targets are ratios to the reference measured
- * in the same run, because absolute times on a shared machine move from run to run. Loopback traffic only.
+ * figures and writes them into docs/benchmarks.md, each part into its own section (date, machine load, Node), so a
+ * run of some parts refreshes those and leaves the others' last figures. Targets are ratios to the reference
+ * measured in the same run, because absolute times on a shared machine move from run to run. Loopback traffic only.
  */
 import { spawn } from "node:child_process";
 import { readFile, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
+import { FIGURES_END, sectionSlug, spliceSection } from "./docs-sections";
 import { REFERENCE_DIR } from "./support";
 import type { BenchResult } from "./types";
 
@@ -19,13 +21,15 @@ const BENCHES: Bench[] = [
   { name: "orders page", run: async () => (await import("./orders-page")).benchOrdersPage() },
   { name: "first-load JavaScript", run: async () => (await import("./first-load-js")).benchFirstLoadJs() },
   { name: "dev start", run: async () => (await import("./dev-start")).benchDevStart() },
+  { name: "phone pages (Lighthouse)", run: async () => (await import("./lighthouse")).benchLighthouse() },
+  { name: "scale", run: async () => (await import("./scale")).benchScale() },
 ];
 
 /**
  * `npm run bench -- first-load dev-start` runs only the parts whose name contains one of the words (spaces and
- * dashes alike, any case: pacing, webhook, orders, first-load, dev-start); `--no-build` reuses the last builds
- * (.next-bench, bench/reference/.next-bench); `--scripts` lists every page's scripts in the first-load part. Only a
- * run of every part writes the README.
+ * dashes alike, any case: pacing, webhook, orders, first-load, dev-start, lighthouse, scale); `--no-build` reuses the
+ * last builds (.next-bench, bench/reference/.next-bench); `--scripts` lists every page's scripts in the first-load
+ * part; `--keep-scale-db` keeps the scale part's seeded database for the next run.
  */
 const words = (text: string) => text.toLowerCase().replace(/[-_\s]+/g, " ").trim();
 const only = process.argv
@@ -54,32 +58,31 @@ async function buildAll(): Promise<void> {
   await build("the reference app (bench/reference → bench/reference/.next-bench)", [REFERENCE_DIR], null);
 }
 
-/** How busy the machine was: the benchmarks share it, so the README says so beside the figures. */
+/** How busy the machine was: the benchmarks share it, so the docs say so beside the figures. */
 function machineLoad(): string {
   const [one, five] = os.loadavg();
   return `load average ${one!.toFixed(1)} (1 min) / ${five!.toFixed(1)} (5 min) on ${os.cpus().length} cores`;
 }
 
-async function writeReadme(results: BenchResult[], loadAtStart: string, loadAtEnd: string): Promise<void> {
-  const readme = await readFile("README.md", "utf8");
-  const start = "<!-- bench:start -->";
-  const end = "<!-- bench:end -->";
-  const from = readme.indexOf(start);
-  const to = readme.indexOf(end);
-  if (from < 0 || to < from) {
-    console.warn("README.md has no bench markers; figures not written.");
-    return;
+const DOCS = path.join("docs", "benchmarks.md");
+
+/** Each part's figures replace its own section of docs/benchmarks.md, with the date, load and Node of this run. */
+async function writeDocs(results: { name: string; result: BenchResult }[], loadAtStart: string, loadAtEnd: string): Promise<void> {
+  let doc = await readFile(DOCS, "utf8").catch(() => `# Benchmarks\n\n${FIGURES_END}\n`);
+  const machine = `${os.cpus().length} cores (${os.cpus()[0]?.model.trim() ?? "unknown CPU"}), ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}`;
+  for (const { name, result } of results) {
+    const body = [
+      `### ${result.title}`,
+      "",
+      `_${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC, ${machine}. Machine load: ${loadAtStart} before the run, ${loadAtEnd} after it._`,
+      "",
+      ...result.lines.map((line) => `- ${line}`),
+      ...(result.details?.length ? ["", ...result.details] : []),
+    ].join("\n");
+    doc = spliceSection(doc, sectionSlug(name), body);
   }
-  const machine = `${os.cpus().length} cores (${os.cpus()[0]?.model.trim() ?? "unknown CPU"}), ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}, ${new Date().toISOString().slice(0, 10)}`;
-  const body = [
-    start,
-    `_Measured by \`npm run bench\` on ${machine}. Machine load: ${loadAtStart} before the run, ${loadAtEnd} after it._`,
-    "",
-    ...results.flatMap((result) => [`**${result.title}**`, "", ...result.lines.map((line) => `- ${line}`), ""]),
-    end,
-  ].join("\n");
-  await writeFile("README.md", readme.slice(0, from) + body + readme.slice(to + end.length));
-  console.log("✓ figures written to README.md");
+  await writeFile(DOCS, doc);
+  console.log(`✓ figures written to ${DOCS}`);
 }
 
 async function main(): Promise<void> {
@@ -92,7 +95,7 @@ async function main(): Promise<void> {
   const needsBuild = selected.some((bench) => bench.name !== "dev start");
   const loadAtStart = machineLoad();
   if (!skipBuild && needsBuild) await buildAll();
-  const results: BenchResult[] = [];
+  const results: { name: string; result: BenchResult }[] = [];
   let failed = false;
   for (const bench of selected) {
     console.log(`\n━━ ${bench.name} ━━`);
@@ -101,15 +104,14 @@ async function main(): Promise<void> {
       const result = await bench.run();
       for (const line of result.lines) console.log(`  ${line}`);
       console.log(`  (${((Date.now() - started) / 1000).toFixed(1)} s)`);
-      results.push(result);
+      results.push({ name: bench.name, result });
     } catch (error) {
       failed = true;
       console.error(`  ✗ ${bench.name} failed: ${error instanceof Error ? error.message : String(error)}`);
     }
   }
   console.log(`\nmachine load: ${loadAtStart} before, ${machineLoad()} after`);
-  if (results.length === BENCHES.length) await writeReadme(results, loadAtStart, machineLoad());
-  else if (results.length) console.log("\n(figures not written to README.md: only a complete run updates it)");
+  if (results.length) await writeDocs(results, loadAtStart, machineLoad());
   if (failed) process.exit(1);
 }
 

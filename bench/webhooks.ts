@@ -39,7 +39,7 @@ const WARMUP_EVENTS = 300;
 const CONCURRENCY = 50;
 const BARE_FLAG = "--bare-webhook-server";
 
-type Sample = { latencies: number[]; seconds: number; events: number; acknowledged: number; failures: number };
+export type Sample = { latencies: number[]; seconds: number; events: number; acknowledged: number; failures: number };
 type SideResult = { label: string; perSecond: number; p50: number; p99: number; failures: number; acknowledged: number; events: number };
 
 function post(agent: http.Agent, url: URL, delivery: SignedDelivery): Promise<number> {
@@ -57,14 +57,14 @@ function post(agent: http.Agent, url: URL, delivery: SignedDelivery): Promise<nu
   });
 }
 
-function deliveries(storeId: number, count: number, firstOrderId: number): SignedDelivery[] {
+export function deliveries(storeId: number, count: number, firstOrderId: number): SignedDelivery[] {
   return Array.from({ length: count }, (_, index) =>
     signDelivery(sampleEnvelope("order.created", { storeId, orderId: firstOrderId + index }), DEV_APP.webhookSecret),
   );
 }
 
 /** CONCURRENCY senders, each taking the next event as soon as its previous answer is in. */
-async function drive(target: URL, events: SignedDelivery[]): Promise<Sample> {
+export async function drive(target: URL, events: SignedDelivery[]): Promise<Sample> {
   const agent = new http.Agent({ keepAlive: true, maxSockets: CONCURRENCY });
   const latencies: number[] = [];
   let failures = 0;

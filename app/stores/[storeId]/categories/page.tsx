@@ -11,6 +11,7 @@ import { log } from "@/lib/log";
 import { type CategoryWithChildren, interactivePlatform, isPlatformError, newIdempotencyKey } from "@/lib/platform";
 import { isConnected } from "@/lib/installs/state";
 import { describePlatformError } from "@/lib/ui/platform-messages";
+import { CATEGORIES_SPACE } from "./space";
 
 export async function generateMetadata(): Promise<Metadata> {
   const { t } = await getUi();
@@ -31,7 +32,12 @@ function formKeys(tree: CategoryWithChildren[]): CategoryFormKeys {
 
 export default async function CategoriesPage(props: Parameters<typeof Categories>[0]) {
   const { storeId } = await props.params;
-  return orDatabaseUnavailable(() => Categories(props), { retry: `/stores/${encodeURIComponent(storeId)}/categories` });
+  // The same space as loading.tsx's skeleton, whichever answer the page gives: see CATEGORIES_SPACE.
+  return (
+    <div className={CATEGORIES_SPACE}>
+      {await orDatabaseUnavailable(() => Categories(props), { retry: `/stores/${encodeURIComponent(storeId)}/categories` })}
+    </div>
+  );
 }
 
 async function Categories({ params }: { params: Promise<{ storeId: string }> }) {

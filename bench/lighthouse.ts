@@ -1,0 +1,198 @@
+/**
+ * Pages on a phone: Lighthouse's Node API in its default mobile mode (a mid-range phone, simulated slow 4G and 4x
+ * CPU slowdown) against the production build, pages in Arabic (the NEXT_LOCALE cookie), median of RUNS runs per
+ * page, beside the reference app's 50-row page and empty page (bench/reference, same next and react, same run).
+ *
+ * Targets: every page scores at least 95, LCP at most 1.2x the floor's 50-row page, TBT at most the floor's plus
+ * 50 ms, CLS at most 0.02. Lighthouse drives Chromium through chrome-launcher: /usr/bin/chromium (Debian) where it
+ * exists, else Playwright's own Chromium; headless, and without the sandbox, which a root container cannot give.
+ */
+import type { ChildProcess } from "node:child_process";
+import { existsSync } from "node:fs";
+import { createRequire } from "node:module";
+import { chromium } from "@playwright/test";
+import { launch, type LaunchedChrome } from "chrome-launcher";
+import lighthouse from "lighthouse";
+import { openDatabase } from "@/db/client";
+import { startEmulator, type RunningEmulator } from "@/emulator/src/index";
+import { firstOrderId, installThroughConsent, launchChromium } from "./first-load-js";
+import { benchDatabase, freePort, startNext, startReference, stopProcess, waitForStatus } from "./support";
+import type { BenchResult } from "./types";
+
+const RUNS = Number(process.env.BENCH_LIGHTHOUSE_RUNS ?? 3);
+const STORE = 101;
+const TARGET_SCORE = 95;
+const TARGET_LCP_RATIO = 1.2;
+const TARGET_TBT_OVER_MS = 50;
+const TARGET_CLS = 0.02;
+
+type Run = {
+  score: number;
+  lcp: number;
+  tbt: number;
+  cls: number;
+  ttfb: number;
+  blockingCss: number;
+  /** Where the main thread went: the script with the most CPU (Lighthouse's bootup-time), for a page over its TBT. */
+  topScript: string;
+};
+
+function chromePath(): string {
+  if (process.env.PLAYWRIGHT_CHROMIUM_PATH) return process.env.PLAYWRIGHT_CHROMIUM_PATH;
+  if (existsSync("/usr/bin/chromium")) return "/usr/bin/chromium";
+  return chromium.executablePath();
+}
+
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
+};
+
+/** A run Lighthouse itself gave up on (NO_NAVSTART and the like, seen under load): tried again, not counted. */
+class LighthouseRunError extends Error {}
+
+async function auditWithRetries(chrome: LaunchedChrome, url: string, cookie: string): Promise<Run> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await audit(chrome, url, cookie);
+    } catch (error) {
+      if (!(error instanceof LighthouseRunError) || attempt >= 3) throw error;
+      console.log(`    ${error.message}: trying again`);
+    }
+  }
+}
+
+async function audit(chrome: LaunchedChrome, url: string, cookie: string): Promise<Run> {
+  const result = await lighthouse(url, {
+    port: chrome.port,
+    output: "json",
+    logLevel: "error",
+    onlyCategories: ["performance"],
+    extraHeaders: cookie ? { Cookie: cookie } : undefined,
+  });
+  if (!result) throw new Error(`Lighthouse returned nothing for ${url}`);
+  const { lhr } = result;
+  if (lhr.runtimeError) throw new LighthouseRunError(`Lighthouse on ${url}: ${lhr.runtimeError.code} ${lhr.runtimeError.message}`);
+  const value = (id: string) => lhr.audits[id]?.numericValue ?? Number.NaN;
+  const blocking = lhr.audits["render-blocking-resources"]?.details;
+  const blockingCss =
+    blocking && "items" in blocking
+      ? (blocking.items as { url?: string }[]).filter((item) => typeof item.url === "string" && item.url.includes(".css")).length
+      : 0;
+  const bootup = lhr.audits["bootup-time"]?.details;
+  const scripts = bootup && "items" in bootup ? (bootup.items as { url?: string; total?: number; scripting?: number }[]) : [];
+  const top = [...scripts].sort((a, b) => (b.total ?? 0) - (a.total ?? 0))[0];
+  const topScript = top?.url
+    ? `${top.url.startsWith("http") ? new URL(top.url).pathname : top.url} ${Math.round(top.total ?? 0)} ms (${Math.round(top.scripting ?? 0)} ms scripting)`
+    : "none";
+  return {
+    topScript,
+    score: Math.round((lhr.categories.performance?.score ?? 0) * 100),
+    lcp: value("largest-contentful-paint"),
+    tbt: value("total-blocking-time"),
+    cls: value("cumulative-layout-shift"),
+    ttfb: value("server-response-time"),
+    blockingCss,
+  };
+}
+
+async function medianOf(chrome: LaunchedChrome, url: string, cookie: string): Promise<Run> {
+  const runs: Run[] = [];
+  for (let index = 0; index < RUNS; index++) {
+    const run = await auditWithRetries(chrome, url, cookie);
+    runs.push(run);
+    // About 15 s a run on 2 cores: show progress.
+    console.log(`    ${new URL(url).pathname} run ${index + 1}/${RUNS}: score ${run.score}, LCP ${Math.round(run.lcp)} ms, TBT ${Math.round(run.tbt)} ms, CLS ${run.cls.toFixed(3)}`);
+  }
+  // Each metric's own median, as Lighthouse's docs advise for a handful of runs.
+  return {
+    score: median(runs.map((run) => run.score)),
+    lcp: median(runs.map((run) => run.lcp)),
+    tbt: median(runs.map((run) => run.tbt)),
+    cls: median(runs.map((run) => run.cls)),
+    ttfb: median(runs.map((run) => run.ttfb)),
+    blockingCss: Math.max(...runs.map((run) => run.blockingCss)),
+    topScript: [...runs].sort((a, b) => a.tbt - b.tbt)[Math.floor(runs.length / 2)]?.topScript ?? "none",
+  };
+}
+
+export async function benchLighthouse(): Promise<BenchResult> {
+  const database = await benchDatabase("bench_lighthouse");
+  let app: ChildProcess | null = null;
+  let reference: ChildProcess | null = null;
+  let emulator: RunningEmulator | null = null;
+  let chrome: LaunchedChrome | null = null;
+  try {
+    const handle = await openDatabase({ url: database.url, maxConnections: 1 });
+    await handle.migrate();
+    await handle.close();
+    const [appPort, referencePort] = [await freePort(), await freePort()];
+    const appUrl = `http://127.0.0.1:${appPort}`;
+    const referenceUrl = `http://127.0.0.1:${referencePort}`;
+    emulator = await startEmulator({ port: 0, appUrl, dataFile: null, autoTick: false, quiet: true, oauthRateLimits: false });
+    app = startNext(database.url, appPort, { SVC_AUTH_URL: emulator.url, SVC_API_URL: emulator.url });
+    reference = startReference(database.url, referencePort);
+    await Promise.all([waitForStatus(`${appUrl}/api/health`, app, [200]), waitForStatus(`${referenceUrl}/`, reference, [200])]);
+
+    // The merchant's real install through the consent screen, in Playwright; Lighthouse then sends its cookies.
+    const browser = await launchChromium();
+    let cookie: string;
+    try {
+      const context = await browser.newContext();
+      await installThroughConsent(context, appUrl, STORE);
+      const cookies = await context.cookies(appUrl);
+      await context.close();
+      cookie = [...cookies.map((item) => `${item.name}=${item.value}`), "NEXT_LOCALE=ar"].join("; ");
+    } finally {
+      await browser.close();
+    }
+    const orderId = await firstOrderId(database.url, STORE);
+
+    chrome = await launch({ chromePath: chromePath(), chromeFlags: ["--headless=new", "--no-sandbox", "--disable-gpu", "--no-first-run"] });
+    const floor = await medianOf(chrome, `${referenceUrl}/rows`, "");
+    const empty = await medianOf(chrome, `${referenceUrl}/`, "");
+    const pages = [
+      { label: "landing", path: "/" },
+      { label: "stores", path: "/stores" },
+      { label: "overview", path: `/stores/${STORE}` },
+      { label: "orders", path: `/stores/${STORE}/orders` },
+      { label: "order detail", path: `/stores/${STORE}/orders/${orderId}` },
+      { label: "categories", path: `/stores/${STORE}/categories` },
+    ];
+    const figures: Record<string, number> = { floorScore: floor.score, floorLcpMs: Math.round(floor.lcp), floorTbtMs: Math.round(floor.tbt) };
+    const lines = [
+      `Lighthouse ${lighthouseVersion()} mobile (simulated throttling), median of ${RUNS} runs per page, app pages in Arabic`,
+      `floor 50-row page: score ${floor.score}, LCP ${Math.round(floor.lcp)} ms, TBT ${Math.round(floor.tbt)} ms, CLS ${floor.cls.toFixed(3)}, server ${Math.round(floor.ttfb)} ms; empty page: score ${empty.score}, LCP ${Math.round(empty.lcp)} ms, TBT ${Math.round(empty.tbt)} ms`,
+    ];
+    let met = 0;
+    for (const page of pages) {
+      const run = await medianOf(chrome, `${appUrl}${page.path}`, cookie);
+      const lcpRatio = run.lcp / floor.lcp;
+      const tbtOver = run.tbt - floor.tbt;
+      const checks = [run.score >= TARGET_SCORE, lcpRatio <= TARGET_LCP_RATIO, tbtOver <= TARGET_TBT_OVER_MS, run.cls <= TARGET_CLS];
+      if (checks.every(Boolean)) met++;
+      const mark = (ok: boolean) => (ok ? "met" : "NOT met");
+      figures[`${page.label} score`] = run.score;
+      figures[`${page.label} lcpRatio`] = Number(lcpRatio.toFixed(2));
+      figures[`${page.label} tbtOverMs`] = Math.round(tbtOver);
+      figures[`${page.label} cls`] = Number(run.cls.toFixed(3));
+      lines.push(
+        `${page.label}: score ${run.score} (≥ ${TARGET_SCORE}: ${mark(checks[0]!)}), LCP ${Math.round(run.lcp)} ms = ${lcpRatio.toFixed(2)}x floor (≤ ${TARGET_LCP_RATIO}x: ${mark(checks[1]!)}), ` +
+          `TBT ${Math.round(run.tbt)} ms = floor ${tbtOver >= 0 ? "+" : "−"}${Math.abs(Math.round(tbtOver))} ms (≤ +${TARGET_TBT_OVER_MS}: ${mark(checks[2]!)}), CLS ${run.cls.toFixed(3)} (≤ ${TARGET_CLS}: ${mark(checks[3]!)}); ` +
+          `server ${Math.round(run.ttfb)} ms, render-blocking stylesheets ${run.blockingCss}` +
+          (checks[2] ? "" : `; most main-thread time (4x slowed): ${run.topScript}`),
+      );
+    }
+    lines.push(`pages meeting all four targets: ${met} of ${pages.length}`);
+    return { title: "Phone pages (Lighthouse, mobile, Arabic)", lines, figures };
+  } finally {
+    await chrome?.kill();
+    await Promise.all([stopProcess(app), stopProcess(reference)]);
+    await emulator?.close();
+    await database.drop();
+  }
+}
+
+function lighthouseVersion(): string {
+  return (createRequire(import.meta.url)("lighthouse/package.json") as { version: string }).version;
+}
