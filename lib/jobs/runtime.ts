@@ -1,0 +1,117 @@
+import type { PgBoss } from "pg-boss";
+import type { DatabaseHandle } from "@/db/client";
+import { log as rootLogger, type Logger } from "@/lib/log";
+import { platformFor, type PlatformOptions } from "@/lib/platform";
+import { pollableStoreIds, syncStoreOrders } from "@/lib/sync/orders-sync";
+import { purgeUninstalledStores } from "@/lib/webhooks/retention";
+import { recordChunkFailure, runBackfillChunk, type BackfillJob } from "./backfill";
+import { startBoss } from "./boss";
+import { JOB, SCHEDULES } from "./queues";
+
+/**
+ * A job worker: one pg-boss instance that works every queue of lib/jobs/queues.ts on this process. Run inside the
+ * app (npm run dev, a single `next start`), alone (npm run worker), or for a while per cron call (/api/cron/jobs).
+ */
+
+export type WorkerOptions = {
+  /** Keep the cron schedules (one poll fan-out a minute, the daily retention). */
+  schedule?: boolean;
+  /** Options of the platform client the jobs use (another base URL in tests). */
+  platform?: Omit<PlatformOptions, "db">;
+  /** Stores polled or imported at once by this process; each store's calls are paced by its own budget. */
+  concurrency?: number;
+  logger?: Logger;
+  pollingIntervalSeconds?: number;
+  superviseIntervalSeconds?: number;
+  /** Pages per backfill job (tests use fewer). */
+  backfillChunkPages?: number;
+  backfillPageSize?: number;
+};
+
+export type JobWorker = {
+  boss: PgBoss;
+  /** Stops taking jobs; a running backfill hands its store back at the next page. Within `timeoutMs`. */
+  stop(timeoutMs?: number): Promise<void>;
+};
+
+export async function startWorker(handle: DatabaseHandle, options: WorkerOptions = {}): Promise<JobWorker> {
+  const logger = (options.logger ?? rootLogger).with({ component: "jobs" });
+  const boss = await startBoss(handle, { supervise: true, schedule: options.schedule ?? false, superviseIntervalSeconds: options.superviseIntervalSeconds });
+  const db = handle.db;
+  const concurrency = Math.max(1, options.concurrency ?? 4);
+  const polling = { pollingIntervalSeconds: options.pollingIntervalSeconds ?? 2, batchSize: 1 };
+  const stopping = new AbortController();
+
+  await boss.work<BackfillJob, unknown, { pollingIntervalSeconds: number; batchSize: number; localConcurrency: number; includeMetadata: true }>(
+    JOB.backfill,
+    { ...polling, localConcurrency: concurrency, includeMetadata: true },
+    async ([job]) => {
+    if (!job) return;
+    const signal = AbortSignal.any([job.signal, stopping.signal]);
+    try {
+      const outcome = await runBackfillChunk(
+        {
+          db,
+          boss,
+          logger,
+          signal,
+          pages: (storeId) => platformFor(storeId, { ...options.platform, db }).orders,
+          chunkPages: options.backfillChunkPages,
+          pageSize: options.backfillPageSize,
+        },
+        job.data,
+      );
+      return { outcome };
+    } catch (error) {
+      const final = job.retryCount >= job.retryLimit;
+      const detail = await recordChunkFailure(db, job.data, error, final).catch(() => "unrecorded failure");
+      logger.warn("order import chunk failed", { storeId: job.data.storeId, attempt: job.retryCount + 1, final, error: detail });
+      throw new Error(detail);
+    }
+    },
+  );
+
+  await boss.work<{ storeId: number }>(JOB.poll, { ...polling, localConcurrency: concurrency }, async ([job]) => {
+    if (!job) return;
+    const result = await syncStoreOrders(db, job.data.storeId, { platform: options.platform, logger });
+    // A failed poll is recorded on the store (order_sync_state.last_error); the next minute's poll tries again.
+    return { outcome: result.outcome, fetched: result.fetched };
+  });
+
+  await boss.work(JOB.pollFanOut, polling, async () => {
+    const storeIds = await pollableStoreIds(db);
+    await fanOutPolls(boss, storeIds);
+    return { stores: storeIds.length };
+  });
+
+  await boss.work(JOB.retention, polling, async () => {
+    const result = await purgeUninstalledStores(db);
+    logger.info("retention purge", { stores: result.storeIds.length, orders: result.orders, events: result.events, sessions: result.sessions });
+    return { stores: result.storeIds.length, orders: result.orders, events: result.events, sessions: result.sessions };
+  });
+
+  await boss.work<{ storeId: number; orderId: number; eventId: string }>(JOB.newOrder, polling, async ([job]) => {
+    if (!job) return;
+    // The example follow-up of a webhook: replace with the app's own work (a message, a label, an export).
+    logger.info("new order received", { storeId: job.data.storeId, orderId: job.data.orderId, eventId: job.data.eventId });
+  });
+
+  if (options.schedule) {
+    for (const { name, cron } of SCHEDULES) await boss.schedule(name, cron, null, { tz: "UTC" });
+  }
+
+  return {
+    boss,
+    async stop(timeoutMs = 8_000) {
+      stopping.abort();
+      await boss.stop({ graceful: true, timeout: timeoutMs, close: true });
+    },
+  };
+}
+
+/** One poll job per store; a store whose poll already waits gets none (stately queue, keyed by store). */
+export async function fanOutPolls(boss: PgBoss, storeIds: readonly number[]): Promise<void> {
+  for (const storeId of storeIds) {
+    await boss.send(JOB.poll, { storeId }, { singletonKey: String(storeId) });
+  }
+}
