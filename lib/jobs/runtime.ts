@@ -6,7 +6,7 @@ import { pollableStoreIds, syncStoreOrders } from "@/lib/sync/orders-sync";
 import { purgeUninstalledStores } from "@/lib/webhooks/retention";
 import { recordChunkFailure, runBackfillChunk, type BackfillJob } from "./backfill";
 import { startBoss } from "./boss";
-import { JOB, SCHEDULES } from "./queues";
+import { JOB, SCHEDULES, type JobName } from "./queues";
 
 /**
  * A job worker: one pg-boss instance that works every queue of lib/jobs/queues.ts on this process. Run inside the
@@ -26,7 +26,12 @@ export type WorkerOptions = {
   /** Pages per backfill job (tests use fewer). */
   backfillChunkPages?: number;
   backfillPageSize?: number;
+  /** Told of every job this worker finished (the cron route reports them). */
+  onJobDone?: (name: JobName, ok: boolean) => void;
 };
+
+/** The example follow-up of an order.created webhook (lib/webhooks: sent with the event's dedup row). */
+export type NewOrderJob = { storeId: number; orderId: number; eventId: string };
 
 export type JobWorker = {
   boss: PgBoss;
@@ -41,11 +46,23 @@ export async function startWorker(handle: DatabaseHandle, options: WorkerOptions
   const concurrency = Math.max(1, options.concurrency ?? 4);
   const polling = { pollingIntervalSeconds: options.pollingIntervalSeconds ?? 2, batchSize: 1 };
   const stopping = new AbortController();
+  const counted =
+    <A extends unknown[], R>(name: JobName, handler: (...args: A) => Promise<R>) =>
+    async (...args: A): Promise<R> => {
+      try {
+        const result = await handler(...args);
+        options.onJobDone?.(name, true);
+        return result;
+      } catch (error) {
+        options.onJobDone?.(name, false);
+        throw error;
+      }
+    };
 
   await boss.work<BackfillJob, unknown, { pollingIntervalSeconds: number; batchSize: number; localConcurrency: number; includeMetadata: true }>(
     JOB.backfill,
     { ...polling, localConcurrency: concurrency, includeMetadata: true },
-    async ([job]) => {
+    counted(JOB.backfill, async ([job]) => {
     if (!job) return;
     const signal = AbortSignal.any([job.signal, stopping.signal]);
     try {
@@ -68,33 +85,33 @@ export async function startWorker(handle: DatabaseHandle, options: WorkerOptions
       logger.warn("order import chunk failed", { storeId: job.data.storeId, attempt: job.retryCount + 1, final, error: detail });
       throw new Error(detail);
     }
-    },
+    }),
   );
 
-  await boss.work<{ storeId: number }>(JOB.poll, { ...polling, localConcurrency: concurrency }, async ([job]) => {
+  await boss.work<{ storeId: number }>(JOB.poll, { ...polling, localConcurrency: concurrency }, counted(JOB.poll, async ([job]) => {
     if (!job) return;
     const result = await syncStoreOrders(db, job.data.storeId, { platform: options.platform, logger });
     // A failed poll is recorded on the store (order_sync_state.last_error); the next minute's poll tries again.
     return { outcome: result.outcome, fetched: result.fetched };
-  });
+  }));
 
-  await boss.work(JOB.pollFanOut, polling, async () => {
+  await boss.work(JOB.pollFanOut, polling, counted(JOB.pollFanOut, async () => {
     const storeIds = await pollableStoreIds(db);
     await fanOutPolls(boss, storeIds);
     return { stores: storeIds.length };
-  });
+  }));
 
-  await boss.work(JOB.retention, polling, async () => {
+  await boss.work(JOB.retention, polling, counted(JOB.retention, async () => {
     const result = await purgeUninstalledStores(db);
     logger.info("retention purge", { stores: result.storeIds.length, orders: result.orders, events: result.events, sessions: result.sessions });
     return { stores: result.storeIds.length, orders: result.orders, events: result.events, sessions: result.sessions };
-  });
+  }));
 
-  await boss.work<{ storeId: number; orderId: number; eventId: string }>(JOB.newOrder, polling, async ([job]) => {
+  await boss.work<NewOrderJob>(JOB.newOrder, polling, counted(JOB.newOrder, async ([job]) => {
     if (!job) return;
     // The example follow-up of a webhook: replace with the app's own work (a message, a label, an export).
     logger.info("new order received", { storeId: job.data.storeId, orderId: job.data.orderId, eventId: job.data.eventId });
-  });
+  }));
 
   if (options.schedule) {
     for (const { name, cron } of SCHEDULES) await boss.schedule(name, cron, null, { tz: "UTC" });
@@ -114,4 +131,13 @@ export async function fanOutPolls(boss: PgBoss, storeIds: readonly number[]): Pr
   for (const storeId of storeIds) {
     await boss.send(JOB.poll, { storeId }, { singletonKey: String(storeId) });
   }
+}
+
+/**
+ * What a cron call starts with on a host without a long-running worker: this minute's poll fan-out and, at most
+ * once a day, the retention purge (pg-boss's singleton window keeps repeats out).
+ */
+export async function sendDueWork(boss: PgBoss): Promise<void> {
+  await boss.send(JOB.pollFanOut, null, { singletonKey: "minute", singletonSeconds: 50 });
+  await boss.send(JOB.retention, null, { singletonKey: "day", singletonSeconds: 24 * 60 * 60 });
 }
