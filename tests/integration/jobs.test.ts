@@ -17,6 +17,10 @@ import { fanOutPolls, sendDueWork, startWorker, type JobWorker } from "@/lib/job
 import { lastErrors, queueStats, retryJob } from "@/lib/jobs/stats";
 import { setLogSink } from "@/lib/log";
 import { pollableStoreIds } from "@/lib/sync/orders-sync";
+import { webhookFollowUps } from "@/lib/jobs/webhook-follow-ups";
+import { receiveWebhook } from "@/lib/webhooks/receive";
+import { sampleEnvelope, signDelivery } from "@/lib/webhooks/samples";
+import { findOrder } from "@/db/queries/orders";
 import { createTestDatabase, databaseKind } from "../helpers/database";
 import { orderPageCursors, startRecordingProxy, type RecordingProxy } from "../helpers/recording-proxy";
 
@@ -149,6 +153,23 @@ describe(`jobs (${databaseKind()})`, () => {
       await sender.updateQueue(JOB.backfill, { retryLimit: 8 });
     }
   }, 90_000);
+
+  it("an order.created webhook sends its follow-up job in the claim's transaction: once per event, none for a duplicate", async () => {
+    const secret = "svcwhsec_" + "5e".repeat(24);
+    const followUps = webhookFollowUps(sender);
+    const deliver = async (envelope: Record<string, unknown>) => {
+      const signed = signDelivery(envelope, secret);
+      const request = new Request("http://app.test/api/webhooks", { method: "POST", body: new Uint8Array(signed.body), headers: signed.headers });
+      return (await receiveWebhook(request, { db: handle.db, secret, followUps })).json() as Promise<Record<string, unknown>>;
+    };
+    const created = sampleEnvelope("order.created", { storeId: 101, orderId: 7001, at: new Date() });
+    expect(await deliver(created)).toMatchObject({ ok: true, duplicate: false, effect: "order_inserted" });
+    expect(await deliver(created)).toMatchObject({ ok: true, duplicate: true });
+    expect(await deliver(sampleEnvelope("order.status_changed", { storeId: 101, orderId: 7001, at: new Date() }))).toMatchObject({ ok: true });
+    const jobs = await sender.findJobs<{ storeId: number; orderId: number; eventId: string }>(JOB.newOrder);
+    expect(jobs.map((job) => job.data)).toEqual([{ storeId: 101, orderId: 7001, eventId: String(created.id) }]);
+    expect(await findOrder(handle.db, 101, 7001)).not.toBeNull();
+  });
 
   it("npm run worker refuses the embedded database, saying why and what to do", async () => {
     const child = spawn(process.execPath, ["--import", "tsx", "--conditions=react-server", "scripts/worker.ts"], {
