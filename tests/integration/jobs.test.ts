@@ -15,6 +15,7 @@ import { JOB_SCHEMA, startBoss } from "@/lib/jobs/boss";
 import { JOB } from "@/lib/jobs/queues";
 import { fanOutPolls, sendDueWork, startWorker, type JobWorker } from "@/lib/jobs/runtime";
 import { lastErrors, queueStats, retryJob } from "@/lib/jobs/stats";
+import { workUntil } from "@/lib/jobs/drain";
 import { setLogSink } from "@/lib/log";
 import { pollableStoreIds } from "@/lib/sync/orders-sync";
 import { webhookFollowUps } from "@/lib/jobs/webhook-follow-ups";
@@ -109,6 +110,18 @@ describe(`jobs (${databaseKind()})`, () => {
       await worker?.stop(1_000);
     }
   }, 90_000);
+
+  it("a cron call sends what is due, works the queue until it is empty, and reports per kind what it did", async () => {
+    const report = await workUntil(handle, { deadlineMs: 40_000, handBackMs: 1_000, platform: { baseUrl: proxy.url } });
+    expect(report.done[JOB.pollFanOut]).toEqual({ ok: 1, failed: 0 });
+    expect(report.done[JOB.poll]).toEqual({ ok: 2, failed: 0 });
+    expect(report.done[JOB.retention]).toEqual({ ok: 1, failed: 0 });
+    expect(report.left.every((row) => row.active === 0 && row.queued === 0)).toBe(true);
+    for (const storeId of [101, 102]) expect((await findSyncState(handle.db, storeId))?.lastSyncedAt).toBeInstanceOf(Date);
+    // The same day again: the purge is not due twice (pg-boss's singleton window is the UTC day).
+    const again = await workUntil(handle, { deadlineMs: 40_000, handBackMs: 1_000, platform: { baseUrl: proxy.url } });
+    expect(again.done[JOB.retention]).toBeUndefined();
+  }, 120_000);
 
   it("an import whose retries ran out shows failed, is listed with its error, and a retry goes on from its cursor", async () => {
     await sender.updateQueue(JOB.backfill, { retryLimit: 0 });
