@@ -19,6 +19,7 @@ const BENCHES: Bench[] = [
   { name: "orders page", run: async () => (await import("./orders-page")).benchOrdersPage() },
   { name: "first-load JavaScript", run: async () => (await import("./first-load-js")).benchFirstLoadJs() },
   { name: "dev start", run: async () => (await import("./dev-start")).benchDevStart() },
+  { name: "order import jobs", run: async () => (await import("./jobs-backfill")).benchBackfill() },
 ];
 
 /**
@@ -88,8 +89,8 @@ async function main(): Promise<void> {
     console.error(`no benchmark matches ${only.join(", ")}; the parts: ${BENCHES.map((bench) => bench.name).join(", ")}`);
     process.exit(2);
   }
-  // The dev start needs no production build: skip building when it is the only part asked for.
-  const needsBuild = selected.some((bench) => bench.name !== "dev start");
+  // The dev start and the order import need no production build: skip building when only they are asked for.
+  const needsBuild = selected.some((bench) => bench.name !== "dev start" && bench.name !== "order import jobs");
   const loadAtStart = machineLoad();
   if (!skipBuild && needsBuild) await buildAll();
   const results: BenchResult[] = [];

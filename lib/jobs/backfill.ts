@@ -81,19 +81,33 @@ export async function runBackfillChunk(ctx: BackfillContext, job: BackfillJob): 
     return "skipped";
   }
   const source = ctx.pages(job.storeId);
+  const pageSize = ctx.pageSize ?? SYNC_PAGE_SIZE;
+  const chunkPages = ctx.chunkPages ?? BACKFILL_CHUNK_PAGES;
   let cursor = row.cursor ?? undefined;
-  for (let page = 0; page < (ctx.chunkPages ?? BACKFILL_CHUNK_PAGES); page++) {
-    const result = await source.list({ limit: ctx.pageSize ?? SYNC_PAGE_SIZE, cursor });
-    let newest: Date | null = null;
-    for (const order of result.items) {
-      if (order.storeId !== job.storeId) continue;
-      await upsertOrder(ctx.db, job.storeId, order);
-      if (!newest || order.createdAt > newest) newest = order.createdAt;
-    }
+  // The next page is asked for while this one is written, so the writes do not eat into the install's budget.
+  let pending = source.list({ limit: pageSize, cursor });
+  for (let page = 0; page < chunkPages; page++) {
+    const result = await pending;
     const next = result.hasMore && result.nextCursor ? result.nextCursor : null;
     if (next !== null && next === cursor) throw new Error("the platform returned the same cursor again");
+    const prefetch = next !== null && page + 1 < chunkPages && !ctx.signal?.aborted;
+    if (prefetch) {
+      pending = source.list({ limit: pageSize, cursor: next });
+      // Awaited on the next turn; a failure while this page is written must not go unhandled meanwhile.
+      pending.catch(() => undefined);
+    }
+    // A page's orders and the cursor past them commit together: one commit a page instead of one a statement, and
+    // the saved cursor never runs ahead of the stored orders.
+    const saved = await ctx.db.transaction(async (tx) => {
+      let newest: Date | null = null;
+      for (const order of result.items) {
+        if (order.storeId !== job.storeId) continue;
+        await upsertOrder(tx, job.storeId, order);
+        if (!newest || order.createdAt > newest) newest = order.createdAt;
+      }
+      return savePage(tx, { ...run, cursor: next, imported: result.items.length, newest, at: now() });
+    });
     // A re-install reset the row meanwhile: that run's own job takes over from the first page.
-    const saved = await savePage(ctx.db, { ...run, cursor: next, imported: result.items.length, newest, at: now() });
     if (!saved) return "stale";
     if (next === null) {
       await finishBackfill(ctx.db, { ...run, at: now() });
@@ -101,7 +115,7 @@ export async function runBackfillChunk(ctx: BackfillContext, job: BackfillJob): 
       return "done";
     }
     cursor = next;
-    if (ctx.signal?.aborted) break;
+    if (!prefetch) break;
   }
   await sendChunk(ctx.boss, job);
   return "continued";

@@ -141,9 +141,10 @@ describe(`order backfill jobs (${databaseKind()})`, () => {
       });
       const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
       const deadline = Date.now() + 60_000;
-      // Killed while its third page is on its way: two pages saved, the third never stored.
-      while (orderPageCursors(proxy.calls).length < 3) {
-        if (Date.now() > deadline || child.exitCode !== null) throw new Error("the child worker did not reach its third page");
+      // Killed once it asks for its fourth page: it asks for a page while writing the one before, so by then at
+      // least two pages are saved, and the third or the fourth is not.
+      while (orderPageCursors(proxy.calls).length < 4) {
+        if (Date.now() > deadline || child.exitCode !== null) throw new Error("the child worker did not reach its fourth page");
         await new Promise((resolve) => setTimeout(resolve, 20));
       }
       child.kill("SIGKILL");
