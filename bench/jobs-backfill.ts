@@ -15,7 +15,7 @@ import type { Logger } from "@/lib/log";
 import { benchDatabase } from "./support";
 import type { BenchResult } from "./types";
 
-const TIME_SCALE = 2;
+const TIME_SCALE = 1;
 const PER_MINUTE = 120;
 const ORDERS = 10_000;
 const WORKERS = 2;
@@ -57,6 +57,8 @@ export async function benchBackfill(): Promise<BenchResult> {
     };
     for (let i = 0; i < WORKERS; i++) workers.push(await startWorker(database, { platform, logger: quiet, pollingIntervalSeconds: 1 }));
 
+    // Start just after a minute boundary so the first minute is a whole one, like every later minute.
+    clock.advance((60_000 - (clock.nowMs() % 60_000) + 1_000) / 1000);
     const startedReal = Date.now();
     const startedEmulated = clock.nowMs();
     const [sender] = workers;
@@ -80,15 +82,16 @@ export async function benchBackfill(): Promise<BenchResult> {
 
     const minutes = [...perMinute.keys()].sort((a, b) => a - b);
     const counts = minutes.map((minute) => perMinute.get(minute) ?? 0);
-    // The first and last minutes are partial (the import starts and ends inside them).
-    const whole = counts.slice(1, -1);
-    const share = whole.length ? (100 * whole.reduce((sum, value) => sum + value, 0)) / (PER_MINUTE * whole.length) : 0;
+    // Budgets are clock minutes: in every minute but the last the import had more pages to read than budget, so
+    // those are the ones the share is measured on (the last ends when the import does).
+    const busy = counts.slice(0, -1);
+    const share = busy.length ? (100 * busy.reduce((sum, value) => sum + value, 0)) / (PER_MINUTE * busy.length) : 0;
     return {
       title: "order import (jobs)",
       lines: [
         `One store's import of ${imported} orders (${Math.ceil(imported / 50)} pages of 50) by ${WORKERS} job workers on the machine's PostgreSQL, through the API client and the emulator.`,
         `The emulator's clock ran at ${TIME_SCALE}× real time and drove the client's now() and sleep(): ${emulatedMinutes.toFixed(1)} platform minutes in ${realSeconds.toFixed(1)} s.`,
-        `Calls a minute sustained in the whole minutes: ${share.toFixed(1)}% of the install's ${PER_MINUTE} (target ≥ 95%).`,
+        `Calls a minute sustained in the minutes where pages remained: ${share.toFixed(1)}% of the install's ${PER_MINUTE} (target ≥ 95%).`,
         `429 responses met: ${rateLimited} (target 0).`,
         `Calls per platform minute: ${counts.join(", ")}.`,
       ],

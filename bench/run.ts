@@ -24,7 +24,7 @@ const BENCHES: Bench[] = [
 
 /**
  * `npm run bench -- first-load dev-start` runs only the parts whose name contains one of the words (spaces and
- * dashes alike, any case: pacing, webhook, orders, first-load, dev-start); `--no-build` reuses the last builds
+ * dashes alike, any case: pacing, webhook, orders, first-load, dev-start, import); `--no-build` reuses the last builds
  * (.next-bench, bench/reference/.next-bench); `--scripts` lists every page's scripts in the first-load part. Only a
  * run of every part writes the README.
  */
