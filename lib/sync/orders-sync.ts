@@ -83,13 +83,16 @@ export async function syncStoreOrders(db: Db, storeId: number, options: SyncOpti
   const install = await findInstall(db, storeId);
   const unusable = install ? canPoll(install) : "not installed";
   if (unusable) return { ...result, outcome: "skipped", detail: unusable };
-  // While the import runs (or waits for a retry), polling from the mark would read orders the import is reading
-  // too, and the mark is the import's to set. Orders placed meanwhile are read by the first poll after it.
+  // While the import runs (or waits for the merchant's retry), the mark is the import's to set: a poll reads only
+  // what is newer than the newest order the import saw, and leaves the mark alone. Before the import's first page
+  // there is nothing to read from.
   const backfill = options.full ? null : await findBackfill(db, storeId);
-  if (backfill && backfill.status !== "done") return { ...result, outcome: "skipped", detail: `order import ${backfill.status}` };
+  const importing = backfill !== null && backfill.status !== "done";
+  if (importing && !backfill.newestCreatedAt) return { ...result, outcome: "skipped", detail: `order import ${backfill.status}` };
 
-  const state = options.full ? null : await findSyncState(db, storeId);
-  const since = state?.sinceCursor ? new Date(state.sinceCursor.getTime() - SYNC_OVERLAP_MS) : undefined;
+  const state = options.full || importing ? null : await findSyncState(db, storeId);
+  const from = importing ? backfill.newestCreatedAt : state?.sinceCursor;
+  const since = from ? new Date(from.getTime() - SYNC_OVERLAP_MS) : undefined;
   let highWater: Date | null = null;
   try {
     const source = options.source ?? defaultSource(db, storeId, options.platform);
@@ -101,7 +104,7 @@ export async function syncStoreOrders(db: Db, storeId: number, options: SyncOpti
       else if (written.outcome === "updated") result.updated++;
       if (!highWater || order.createdAt > highWater) highWater = order.createdAt;
     }
-    await recordPoll(db, { storeId, now: now(), sinceCursor: highWater, syncedAt: now(), lastError: null });
+    await recordPoll(db, { storeId, now: now(), ...(importing ? {} : { sinceCursor: highWater }), syncedAt: now(), lastError: null });
     logger.info("orders synced", { fetched: result.fetched, inserted: result.inserted, updated: result.updated });
     return result;
   } catch (error) {

@@ -4,7 +4,7 @@ import type { DatabaseHandle } from "@/db/client";
 import { findInstall } from "@/db/queries/installs";
 import { findOrder, listStatusHistory } from "@/db/queries/orders";
 import { findSyncState } from "@/db/queries/sync-state";
-import { startBackfillRow } from "@/db/queries/backfills";
+import { savePage, startBackfillRow } from "@/db/queries/backfills";
 import { orders } from "@/db/schema";
 import { DEV_APP } from "@/lib/dev-app";
 import { startEmulator, type RunningEmulator } from "@/emulator/src/index";
@@ -150,11 +150,24 @@ describe(`order sync (${databaseKind()})`, () => {
     expect(await storedCount(101)).toBe(platformOrders(101).length);
   });
 
-  it("polls only the stores it may read, and not while the store's order import is under way", async () => {
+  it("polls only the stores it may read; during an import, only what is newer than the import saw, leaving the mark", async () => {
     expect(await pollableStoreIds(handle.db)).toEqual([101, 102]);
     await startBackfillRow(handle.db, { storeId: 102, runId: "run-1", at: new Date() });
-    const skipped = await syncStoreOrders(handle.db, 102, options);
-    expect(skipped).toMatchObject({ outcome: "skipped", fetched: 0 });
+    // Before the import's first page there is nothing to poll from.
+    expect(await syncStoreOrders(handle.db, 102, options)).toMatchObject({ outcome: "skipped", fetched: 0 });
+    const newest = Math.max(...platformOrders(102).map((order) => Date.parse(order.created_at)));
+    await savePage(handle.db, { storeId: 102, runId: "run-1", cursor: "next-page", imported: 50, newest: new Date(newest), at: new Date() });
+    emulator.control.advanceClock(3_600);
+    const placed = emulator.control.placeOrder(102);
+    const polled = await syncStoreOrders(handle.db, 102, options);
+    expect(polled.outcome).toBe("synced");
+    // From the newest order the import saw, minus the overlap: not the whole store again.
+    const fromImport = platformOrders(102).filter((order) => Date.parse(order.created_at) >= newest - SYNC_OVERLAP_MS).length;
+    expect(polled.fetched).toBe(fromImport);
+    expect(polled.fetched).toBeLessThan(platformOrders(102).length);
+    expect(await findOrder(handle.db, 102, placed.id)).not.toBeNull();
+    // The mark is the import's to set, once its last page is stored.
+    expect((await findSyncState(handle.db, 102))?.sinceCursor ?? null).toBeNull();
     expect((await syncStoreOrders(handle.db, 103, options)).outcome).toBe("skipped");
   });
 
