@@ -1,4 +1,4 @@
-import type { PgBoss } from "pg-boss";
+import type { JobWithMetadata, PgBoss } from "pg-boss";
 import type { DatabaseHandle } from "@/db/client";
 import { log as rootLogger, type Logger } from "@/lib/log";
 import { platformFor, type PlatformOptions } from "@/lib/platform";
@@ -59,10 +59,7 @@ export async function startWorker(handle: DatabaseHandle, options: WorkerOptions
       }
     };
 
-  await boss.work<BackfillJob, unknown, { pollingIntervalSeconds: number; batchSize: number; localConcurrency: number; includeMetadata: true }>(
-    JOB.backfill,
-    { ...polling, localConcurrency: concurrency, includeMetadata: true },
-    counted(JOB.backfill, async ([job]) => {
+  const importChunk = async ([job]: JobWithMetadata<BackfillJob>[]) => {
     if (!job) return;
     const signal = AbortSignal.any([job.signal, stopping.signal]);
     try {
@@ -80,13 +77,14 @@ export async function startWorker(handle: DatabaseHandle, options: WorkerOptions
       );
       return { outcome };
     } catch (error) {
+      // The last attempt's failure is the merchant's to see (and retry); earlier ones only wait for the engine's.
       const final = job.retryCount >= job.retryLimit;
       const detail = await recordChunkFailure(db, job.data, error, final).catch(() => "unrecorded failure");
       logger.warn("order import chunk failed", { storeId: job.data.storeId, attempt: job.retryCount + 1, final, error: detail });
       throw new Error(detail);
     }
-    }),
-  );
+  };
+  await boss.work(JOB.backfill, { ...polling, localConcurrency: concurrency, includeMetadata: true as const }, counted(JOB.backfill, importChunk));
 
   await boss.work<{ storeId: number }>(JOB.poll, { ...polling, localConcurrency: concurrency }, counted(JOB.poll, async ([job]) => {
     if (!job) return;
