@@ -33,6 +33,10 @@ export async function register(): Promise<void> {
     if (process.env.NEXT_PHASE !== "phase-production-build") {
       const { getDatabase } = await import("@/db/index");
       getDatabase().catch(() => undefined);
+      // The job engine (lib/jobs/app.ts): a worker inside this process on the embedded database or with
+      // JOBS_WORKER=inline, so an install's order import starts without a request asking for it.
+      const { getJobs } = await import("@/lib/jobs/app");
+      getJobs().catch((error: unknown) => console.error(`job engine did not start: ${error instanceof Error ? error.message : String(error)}`));
     }
   }
 }

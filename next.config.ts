@@ -6,7 +6,8 @@ const nextConfig: NextConfig = {
   // bare Node hosts; left off by default because `next start` (npm start) does not serve a standalone build.
   output: process.env.NEXT_OUTPUT === "standalone" ? "standalone" : undefined,
   // PGlite ships a wasm build of PostgreSQL; bundling it copies the wasm into static media and breaks at run time.
-  serverExternalPackages: ["@electric-sql/pglite"],
+  // pg-boss and its node-postgres pool run as plain Node modules (pg has optional native parts a bundler trips on).
+  serverExternalPackages: ["@electric-sql/pglite", "pg-boss", "pg"],
   poweredByHeader: false,
   // The app migrates an embedded database at start and `npm run doctor` compares against the journal: ship the
   // migrations with the standalone server.

@@ -23,13 +23,14 @@ const BENCHES: Bench[] = [
   { name: "dev start", run: async () => (await import("./dev-start")).benchDevStart() },
   { name: "phone pages (Lighthouse)", run: async () => (await import("./lighthouse")).benchLighthouse() },
   { name: "scale", run: async () => (await import("./scale")).benchScale() },
+  { name: "order import jobs", run: async () => (await import("./jobs-backfill")).benchBackfill() },
 ];
 
 /**
  * `npm run bench -- first-load dev-start` runs only the parts whose name contains one of the words (spaces and
- * dashes alike, any case: pacing, webhook, orders, first-load, dev-start, lighthouse, scale); `--no-build` reuses the
- * last builds (.next-bench, bench/reference/.next-bench); `--scripts` lists every page's scripts in the first-load
- * part; `--keep-scale-db` keeps the scale part's seeded database for the next run.
+ * dashes alike, any case: pacing, webhook, orders, first-load, dev-start, lighthouse, scale, import); `--no-build`
+ * reuses the last builds (.next-bench, bench/reference/.next-bench); `--scripts` lists every page's scripts in the
+ * first-load part; `--keep-scale-db` keeps the scale part's seeded database for the next run.
  */
 const words = (text: string) => text.toLowerCase().replace(/[-_\s]+/g, " ").trim();
 const only = process.argv
@@ -91,8 +92,8 @@ async function main(): Promise<void> {
     console.error(`no benchmark matches ${only.join(", ")}; the parts: ${BENCHES.map((bench) => bench.name).join(", ")}`);
     process.exit(2);
   }
-  // The dev start needs no production build: skip building when it is the only part asked for.
-  const needsBuild = selected.some((bench) => bench.name !== "dev start");
+  // The dev start and the order import need no production build: skip building when only they are asked for.
+  const needsBuild = selected.some((bench) => bench.name !== "dev start" && bench.name !== "order import jobs");
   const loadAtStart = machineLoad();
   if (!skipBuild && needsBuild) await buildAll();
   const results: { name: string; result: BenchResult }[] = [];

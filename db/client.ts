@@ -8,6 +8,7 @@ import { drizzle as drizzlePostgres } from "drizzle-orm/postgres-js";
 import { migrate as migratePostgres } from "drizzle-orm/postgres-js/migrator";
 import postgres from "postgres";
 import { timeStatement } from "@/lib/observability/database";
+import { migrateJobs } from "../lib/jobs/boss";
 import * as schema from "./schema";
 
 /** Either driver: the embedded PGlite or postgres.js against a server. Query code is written against this. */
@@ -20,6 +21,9 @@ export type DatabaseHandle = {
   kind: "embedded" | "server";
   /** Where it lives, without credentials (safe to print). */
   location: string;
+  /** The server's URL, credentials included (never print it): for the job engine's own pool (lib/jobs/boss.ts). */
+  connectionString?: string;
+  /** The app's tables (db/migrations), then the job engine's schema and queues (lib/jobs/boss.ts). */
   migrate(): Promise<void>;
   close(): Promise<void>;
 };
@@ -48,13 +52,18 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
       connection: { application_name: "store-app-starter" },
     });
     const db = drizzlePostgres(client, { schema }) as unknown as Db;
-    return {
+    const handle: DatabaseHandle = {
       db,
       kind: "server",
       location: redactUrl(options.url),
-      migrate: () => migratePostgres(db as never, { migrationsFolder: MIGRATIONS_FOLDER }),
+      connectionString: options.url,
+      async migrate() {
+        await migratePostgres(db as never, { migrationsFolder: MIGRATIONS_FOLDER });
+        await migrateJobs(handle);
+      },
       close: () => client.end({ timeout: 5 }),
     };
+    return handle;
   }
   const dataDir = options.embedded === "memory" ? undefined : path.resolve(options.embedded);
   // PGlite creates only the last folder of the path.
@@ -65,16 +74,20 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
     throw error;
   });
   const db = drizzlePglite(client, { schema }) as unknown as Db;
-  return {
+  const handle: DatabaseHandle = {
     db,
     kind: "embedded",
     location: dataDir ?? "memory",
-    migrate: () => migratePglite(db as never, { migrationsFolder: MIGRATIONS_FOLDER }),
+    async migrate() {
+      await migratePglite(db as never, { migrationsFolder: MIGRATIONS_FOLDER });
+      await migrateJobs(handle);
+    },
     async close() {
       await client.close();
       await releaseLock();
     },
   };
+  return handle;
 }
 
 /**

@@ -146,15 +146,41 @@ export const rateBuckets = pgTable(
   (table) => [primaryKey({ columns: [table.bucket, table.windowStart] })],
 );
 
-/** Per-store order sync progress and the lease that keeps one poller per store across instances. */
+/**
+ * Per-store order polling progress. One poller per store is the job engine's business (lib/jobs: a singleton per
+ * store), so this holds only the mark and the last outcome.
+ */
 export const orderSyncState = pgTable("order_sync_state", {
   storeId: integer("store_id").primaryKey(),
   lastSyncedAt: timestamp("last_synced_at", { withTimezone: true }),
-  /** Created-at high-water mark passed as `since` on the next poll. */
+  /**
+   * Created-at high-water mark passed as `since` on the next poll. It only moves once every order below it is
+   * stored: at the end of a complete backfill or a complete poll, never after a partial one.
+   */
   sinceCursor: timestamp("since_cursor", { withTimezone: true }),
-  leaseOwner: text("lease_owner"),
-  leaseUntil: timestamp("lease_until", { withTimezone: true }),
   lastError: text("last_error"),
+  updatedAt: updatedAt(),
+});
+
+/**
+ * A store's full order import (lib/jobs/backfill.ts), page by page. The platform's cursor is saved after each
+ * page, so a failed or killed import resumes from the page it reached. `runId` tells a re-install's new import
+ * from a late chunk of the previous one.
+ */
+export const orderBackfills = pgTable("order_backfills", {
+  storeId: integer("store_id").primaryKey(),
+  runId: text("run_id").notNull(),
+  /** running | done | failed (failed: retries ran out; the merchant may start it again from the saved cursor). */
+  status: text("status").notNull(),
+  /** The next page to read; null before the first page. */
+  cursor: text("cursor"),
+  pages: integer("pages").notNull().default(0),
+  imported: integer("imported").notNull().default(0),
+  /** The newest created_at seen (the first page's): the polling mark once the import is complete. */
+  newestCreatedAt: timestamp("newest_created_at", { withTimezone: true }),
+  lastError: text("last_error"),
+  startedAt: timestamp("started_at", { withTimezone: true }).notNull(),
+  finishedAt: timestamp("finished_at", { withTimezone: true }),
   updatedAt: updatedAt(),
 });
 
@@ -198,3 +224,4 @@ export type NewOrderItem = typeof orderItems.$inferInsert;
 export type OrderStatusChange = typeof orderStatusHistory.$inferSelect;
 export type Session = typeof sessions.$inferSelect;
 export type WebhookEventRecord = typeof webhookEvents.$inferSelect;
+export type OrderBackfill = typeof orderBackfills.$inferSelect;

@@ -163,7 +163,7 @@ const ENV_VARIABLES = {
         : null,
     fix: "list retired keys comma-separated, each 32 bytes in base64, or unset it",
   },
-  /** Bearer secret for `POST /api/cron/sync-orders` (hosted schedulers). Unset in production: the route is off. */
+  /** Bearer secret for `POST /api/cron/jobs` (hosted schedulers). Unset in production: the route is off. */
   CRON_SECRET: {
     schema: z.string().min(16, "must be at least 16 characters").optional(),
     setting: "optional",
@@ -185,6 +185,16 @@ const ENV_VARIABLES = {
       .optional(),
     setting: "optional",
     fix: "use the collector's base URL such as http://localhost:4318 (spans go to its /v1/traces), or unset it",
+  },
+  /**
+   * Whether the app's own process works the job queue (lib/jobs). `inline` suits one process; `off` when
+   * `npm run worker` runs apart, or on a serverless host (the cron route works the queue). The embedded database
+   * always works inline: no second process may open its folder.
+   */
+  JOBS_WORKER: {
+    schema: z.enum(["inline", "off"], { error: "must be inline or off" }).default("inline"),
+    setting: "optional",
+    fix: "use inline (the app's process works the job queue) or off (npm run worker or the cron route does)",
   },
   LOG_LEVEL: {
     schema: z.enum(["debug", "info", "warn", "error"]).default("info"),

@@ -1,6 +1,6 @@
 /**
- * `npm run db:migrate`: applies db/migrations to DATABASE_URL, or to the embedded database under .data/ when it is
- * unset. Run it at release, before the new version starts. The embedded database also migrates itself when the app
+ * `npm run db:migrate`: applies db/migrations, then the job engine's schema and queues (lib/jobs/boss.ts), to
+ * DATABASE_URL, or to the embedded database under .data/ when it is unset. Run it at release, before the new version starts. The embedded database also migrates itself when the app
  * starts, so in development this is only needed to prepare a folder ahead of time.
  */
 import { readFile } from "node:fs/promises";
@@ -20,7 +20,7 @@ async function main(): Promise<void> {
   } finally {
     await handle.close();
   }
-  console.log(`✓ Database is at ${journal.entries.at(-1)?.tag ?? "(no migrations)"} (${Date.now() - started} ms).`);
+  console.log(`✓ Database is at ${journal.entries.at(-1)?.tag ?? "(no migrations)"}, job queues included (${Date.now() - started} ms).`);
 }
 
 main().catch((error: unknown) => {

@@ -1,7 +1,9 @@
+import type { PgBoss } from "pg-boss";
 import type { Db } from "@/db/client";
 import type { Install } from "@/db/schema";
 import type { TokenKeyRing } from "@/lib/crypto/token-cipher";
 import { saveInstalledStores } from "@/lib/installs/tokens";
+import { enqueueBackfills } from "@/lib/jobs/backfill";
 import { log } from "@/lib/log";
 import { exchangeCode, type OAuthClient } from "@/lib/oauth/token-client";
 import { checkCallback } from "./callback";
@@ -15,10 +17,19 @@ export type CallbackOutcome = { ok: true; installs: Install[] } | { ok: false; r
  * Everything GET /oauth/callback does besides cookies: check the answer against this browser's attempt (no network
  * call unless it matches), exchange the code, and store every returned store in one transaction. Nothing is
  * written unless the platform issued tokens, so a replayed or forged callback cannot touch existing installs.
+ * Each store's order import is enqueued in that same transaction: an install never lacks its backfill.
  */
 export async function completeInstall(
   db: Db,
-  input: { params: URLSearchParams; attempt: InstallAttempt | null; client: OAuthClient; now?: number; ring?: TokenKeyRing },
+  input: {
+    params: URLSearchParams;
+    attempt: InstallAttempt | null;
+    client: OAuthClient;
+    /** The job engine the order imports are sent to. */
+    jobs: PgBoss;
+    now?: number;
+    ring?: TokenKeyRing;
+  },
 ): Promise<CallbackOutcome> {
   const check = checkCallback(input.params, input.attempt, input.now ?? Date.now());
   if (!check.ok) {
@@ -28,7 +39,11 @@ export async function completeInstall(
   }
   try {
     const exchange = await exchangeCode(input.client, { code: check.code, codeVerifier: check.codeVerifier });
-    const installs = await saveInstalledStores(db, exchange, { ring: input.ring });
+    const installs = await db.transaction(async (tx) => {
+      const saved = await saveInstalledStores(tx, exchange, { ring: input.ring });
+      await enqueueBackfills(input.jobs, tx, saved.map((install) => install.storeId));
+      return saved;
+    });
     // Stryker disable all: log line only; what was installed is returned and tested
     log.info("installed", {
       stores: installs.map((install) => install.storeId),

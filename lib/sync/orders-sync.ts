@@ -1,9 +1,8 @@
-import { hostname } from "node:os";
-import { randomBytes } from "node:crypto";
 import type { Db } from "@/db/client";
+import { findBackfill } from "@/db/queries/backfills";
 import { findInstall, listAllInstalls } from "@/db/queries/installs";
 import { upsertOrder } from "@/db/queries/orders";
-import { acquireSyncLease, findSyncState, releaseSyncLease, renewSyncLease } from "@/db/queries/sync-state";
+import { findSyncState, recordPoll } from "@/db/queries/sync-state";
 import type { Install } from "@/db/schema";
 import { mayPoll } from "@/lib/installs/state";
 import { log as rootLogger, type Logger } from "@/lib/log";
@@ -13,7 +12,8 @@ import { isPlatformError, platformFor, type PlatformOptions, type PlatformOrder 
  * Order backfill and polling through GET /v1/orders (since, limit=50, cursors). Webhooks are the main feed; this
  * fills the gap before the first webhook (on install), catches up after an outage, and is the documented
  * alternative to order webhooks. Both write through upsertOrder, so they converge on the same rows.
- * One poller per store across instances: a database lease (order_sync_state) with an expiry, renewed per page.
+ * One poller per store across instances is the job engine's business (lib/jobs: a stately queue keyed by store);
+ * the full import after an install is lib/jobs/backfill.ts, page by page with a saved cursor.
  */
 
 /** What the poller needs from the API client: `platformFor(storeId).orders` fits. */
@@ -21,7 +21,7 @@ export type OrdersSource = {
   iterate(params: { since?: string; limit?: number }): AsyncIterable<PlatformOrder>;
 };
 
-export type SyncOutcome = "synced" | "busy" | "failed" | "skipped";
+export type SyncOutcome = "synced" | "failed" | "skipped";
 
 export type SyncResult = {
   storeId: number;
@@ -38,18 +38,14 @@ export type SyncOptions = {
   source?: OrdersSource;
   /** Options for that default client (another base URL in tests, a custom fetch). */
   platform?: Omit<PlatformOptions, "db">;
-  /** Ignore the stored high-water mark and read every order (a full backfill). */
+  /** Ignore the stored high-water mark and read every order. */
   full?: boolean;
-  owner?: string;
   now?: () => Date;
-  leaseTtlMs?: number;
   logger?: Logger;
 };
 
 /** The list endpoint's page size the platform suggests for polling once a minute per store. */
 export const SYNC_PAGE_SIZE = 50;
-/** A lease outlives a stuck or crashed instance by at most this long. Renewed after every page. */
-export const SYNC_LEASE_TTL_MS = 2 * 60 * 1000;
 /**
  * Each poll re-reads orders created up to this long before the newest one already seen: an order whose created_at
  * is older than one listed earlier (clock skew, slow commit on the platform) is still picked up. Re-read orders
@@ -57,14 +53,12 @@ export const SYNC_LEASE_TTL_MS = 2 * 60 * 1000;
  */
 export const SYNC_OVERLAP_MS = 5 * 60 * 1000;
 
-/** Identifies this process as a lease holder. */
-export const INSTANCE_ID = `${hostname()}:${process.pid}:${randomBytes(4).toString("hex")}`;
-
 function defaultSource(db: Db, storeId: number, options: SyncOptions["platform"]): OrdersSource {
   return platformFor(storeId, { ...options, db }).orders;
 }
 
-function describeFailure(error: unknown): string {
+/** A short, secret-free description of a failure, for logs, the job's record and the merchant's notice. */
+export function describeFailure(error: unknown): string {
   if (isPlatformError(error)) return `${error.code}${error.status ? ` (${error.status})` : ""}: ${error.message}`.slice(0, 300);
   return (error instanceof Error ? error.message : "unknown error").slice(0, 300);
 }
@@ -83,23 +77,25 @@ export function canPoll(install: Install): string | null {
 
 export async function syncStoreOrders(db: Db, storeId: number, options: SyncOptions = {}): Promise<SyncResult> {
   const now = options.now ?? (() => new Date());
-  const owner = options.owner ?? INSTANCE_ID;
-  const ttlMs = options.leaseTtlMs ?? SYNC_LEASE_TTL_MS;
   const logger = (options.logger ?? rootLogger).with({ storeId });
   const result: SyncResult = { storeId, outcome: "synced", fetched: 0, inserted: 0, updated: 0 };
 
   const install = await findInstall(db, storeId);
   const unusable = install ? canPoll(install) : "not installed";
   if (unusable) return { ...result, outcome: "skipped", detail: unusable };
+  // While the import runs (or waits for the merchant's retry), the mark is the import's to set: a poll reads only
+  // what is newer than the newest order the import saw, and leaves the mark alone. Before the import's first page
+  // there is nothing to read from.
+  const backfill = options.full ? null : await findBackfill(db, storeId);
+  const importing = backfill !== null && backfill.status !== "done";
+  if (importing && !backfill.newestCreatedAt) return { ...result, outcome: "skipped", detail: `order import ${backfill.status}` };
 
-  const lease = await acquireSyncLease(db, { storeId, owner, now: now(), ttlMs });
-  if (!lease) return { ...result, outcome: "busy", detail: "another instance is syncing this store" };
-
-  const since = !options.full && lease.sinceCursor ? new Date(lease.sinceCursor.getTime() - SYNC_OVERLAP_MS) : undefined;
+  const state = options.full || importing ? null : await findSyncState(db, storeId);
+  const from = importing ? backfill.newestCreatedAt : state?.sinceCursor;
+  const since = from ? new Date(from.getTime() - SYNC_OVERLAP_MS) : undefined;
   let highWater: Date | null = null;
   try {
     const source = options.source ?? defaultSource(db, storeId, options.platform);
-    let sinceRenewal = 0;
     for await (const order of source.iterate({ since: since?.toISOString(), limit: SYNC_PAGE_SIZE })) {
       if (order.storeId !== storeId) continue;
       result.fetched++;
@@ -107,53 +103,21 @@ export async function syncStoreOrders(db: Db, storeId: number, options: SyncOpti
       if (written.outcome === "inserted") result.inserted++;
       else if (written.outcome === "updated") result.updated++;
       if (!highWater || order.createdAt > highWater) highWater = order.createdAt;
-      if (++sinceRenewal >= SYNC_PAGE_SIZE) {
-        sinceRenewal = 0;
-        if (!(await renewSyncLease(db, { storeId, owner, now: now(), ttlMs }))) {
-          throw new Error("sync lease lost to another instance");
-        }
-      }
     }
-    await releaseSyncLease(db, { storeId, owner, now: now(), sinceCursor: highWater, syncedAt: now(), lastError: null });
+    await recordPoll(db, { storeId, now: now(), ...(importing ? {} : { sinceCursor: highWater }), syncedAt: now(), lastError: null });
     logger.info("orders synced", { fetched: result.fetched, inserted: result.inserted, updated: result.updated });
     return result;
   } catch (error) {
     const detail = describeFailure(error);
-    // Progress made before the failure is kept: the rows are written, and the mark only moves forward.
-    await releaseSyncLease(db, { storeId, owner, now: now(), sinceCursor: highWater, lastError: detail }).catch(() => false);
+    // The rows read are kept, but the mark stays: the list is newest first, so the orders below the newest one read
+    // are not all stored yet. The next poll reads them again from the old mark.
+    await recordPoll(db, { storeId, now: now(), lastError: detail }).catch(() => undefined);
     logger.warn("order sync failed", { error: detail, fetched: result.fetched });
     return { ...result, outcome: "failed", detail };
   }
 }
 
-export type SyncAllOptions = Omit<SyncOptions, "source"> & {
-  /** A store synced more recently than this is left alone (several schedulers, one poll a minute). */
-  minIntervalMs?: number;
-  /** Stores synced at the same time; each store's calls are paced by the API client. */
-  concurrency?: number;
-  sourceFor?: (storeId: number) => OrdersSource | Promise<OrdersSource>;
-};
-
-/** One polling pass over every store the app may read orders of. */
-export async function syncAllStores(db: Db, options: SyncAllOptions = {}): Promise<SyncResult[]> {
-  const now = options.now ?? (() => new Date());
-  const minIntervalMs = options.minIntervalMs ?? 50_000;
-  const installs = (await listAllInstalls(db)).filter((install) => canPoll(install) === null);
-  const queue = [...installs];
-  const results: SyncResult[] = [];
-  const worker = async () => {
-    for (let install = queue.shift(); install; install = queue.shift()) {
-      const state = await findSyncState(db, install.storeId);
-      const elapsed = state?.lastSyncedAt ? now().getTime() - state.lastSyncedAt.getTime() : null;
-      // A mark in the future (another instance's clock running ahead) does not hold the store back.
-      if (!options.full && elapsed !== null && elapsed >= 0 && elapsed < minIntervalMs) {
-        results.push({ storeId: install.storeId, outcome: "skipped", fetched: 0, inserted: 0, updated: 0, detail: "synced recently" });
-        continue;
-      }
-      const source = options.sourceFor ? await options.sourceFor(install.storeId) : undefined;
-      results.push(await syncStoreOrders(db, install.storeId, { ...options, source }));
-    }
-  };
-  await Promise.all(Array.from({ length: Math.max(1, options.concurrency ?? 2) }, worker));
-  return results.sort((a, b) => a.storeId - b.storeId);
+/** The stores a poll may read orders of, for the once-a-minute fan-out (lib/jobs). */
+export async function pollableStoreIds(db: Db): Promise<number[]> {
+  return (await listAllInstalls(db)).filter((install) => canPoll(install) === null).map((install) => install.storeId);
 }

@@ -1,6 +1,7 @@
-import { rawQuery, type Db, type DbOrTx } from "@/db/client";
+import { rawQuery, type Db, type DbOrTx, type RawQuery } from "@/db/client";
 import { findInstall, markInstallUninstalled } from "@/db/queries/installs";
 import { applyOrderEvent } from "@/db/queries/order-events";
+import { inTransaction } from "@/lib/jobs/boss";
 import type { Logger } from "@/lib/log";
 import type { WebhookEvent } from "./envelope";
 
@@ -57,6 +58,39 @@ export async function applyOrderWebhook(
   }
   const effect = result.outcome === "inserted" ? "order_inserted" : result.outcome === "updated" ? "order_updated" : "order_stale";
   return { duplicate: false, effect };
+}
+
+/**
+ * Work an event leads to beyond its effect on the app's rows (lib/jobs/webhook-follow-ups.ts): run inside the
+ * transaction that claims the event id, so a job it sends exists exactly once per event.
+ */
+export type FollowUp = (tx: DbOrTx, event: WebhookEvent) => Promise<void>;
+
+/** applyOrderWebhook inside a transaction that also runs the event's follow-up (the fast path has none). */
+export async function applyOrderWebhookWithFollowUp(
+  db: Db,
+  event: OrderWebhookEvent,
+  context: { logger: Logger; deliveryId: string | null },
+  followUp: FollowUp,
+): Promise<{ duplicate: true } | { duplicate: false; effect: EventEffect }> {
+  return db.transaction(async (tx) => {
+    // The same statement as the fast path, on the transaction's connection.
+    const query: RawQuery = async <T>(text: string, params: unknown[]) => (await inTransaction(tx).executeSql(text, params)).rows as T[];
+    const result = await applyOrderEvent(query, {
+      eventId: event.id,
+      event: event.event,
+      storeId: event.storeId,
+      deliveryId: context.deliveryId,
+      order: event.order,
+      status: event.status,
+      previousStatus: event.previousStatus,
+    });
+    if (!result.claimed) return { duplicate: true as const };
+    if (!result.installed) return { duplicate: false as const, effect: "no_install" as const };
+    await followUp(tx, event);
+    const effect = result.outcome === "inserted" ? "order_inserted" : result.outcome === "updated" ? "order_updated" : "order_stale";
+    return { duplicate: false as const, effect };
+  });
 }
 
 export async function applyEvent(

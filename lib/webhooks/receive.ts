@@ -5,7 +5,7 @@ import { observeDelivery } from "@/lib/observability/webhooks";
 import { withSpan, withSpanSync } from "@/lib/observability/trace";
 import { readLimitedBody, WEBHOOK_MAX_BODY_BYTES } from "./body";
 import { parseEnvelope } from "./envelope";
-import { applyEvent, applyOrderWebhook, type EventEffect } from "./handlers";
+import { applyEvent, applyOrderWebhook, applyOrderWebhookWithFollowUp, type EventEffect, type FollowUp } from "./handlers";
 import { verifySignature } from "./signature";
 
 /**
@@ -27,6 +27,8 @@ export type ReceiveDeps = {
   now?: () => Date;
   maxBodyBytes?: number;
   logger?: Logger;
+  /** Per event name, work to send in the transaction that claims the event (lib/jobs/webhook-follow-ups.ts). */
+  followUps?: Partial<Record<string, FollowUp>>;
 };
 
 export type WebhookDeliveryInput = {
@@ -106,15 +108,19 @@ export async function processWebhook(input: WebhookDeliveryInput, deps: ReceiveD
     eventLogger.warn("X-SVC-Event header differs from the signed event name", { header: input.eventHeader.slice(0, 100) });
   }
 
+  const followUp = deps.followUps?.[event.event];
   try {
     const result = await withSpan("webhook.transaction", { "webhook.event": event.event }, async () =>
       event.kind === "order"
-        ? await applyOrderWebhook(deps.db, event, { logger: eventLogger, deliveryId, deadlineMs: DATABASE_DEADLINE_MS })
+        ? followUp
+          ? await withDeadline(applyOrderWebhookWithFollowUp(deps.db, event, { logger: eventLogger, deliveryId }, followUp), DATABASE_DEADLINE_MS)
+          : await applyOrderWebhook(deps.db, event, { logger: eventLogger, deliveryId, deadlineMs: DATABASE_DEADLINE_MS })
         : await withDeadline(
             deps.db.transaction(async (tx) => {
               const claim = await claimEvent(tx, { id: event.id, event: event.event, storeId: event.storeId, deliveryId });
               if (claim.outcome === "duplicate") return { duplicate: true as const };
               const effect = await applyEvent(tx, event, { logger: eventLogger, installState: claim.installState });
+              if (followUp) await followUp(tx, event);
               return { duplicate: false as const, effect };
             }),
             DATABASE_DEADLINE_MS,

@@ -13,6 +13,10 @@ import { startInstallAttempt, type InstallAttempt } from "@/lib/oauth/pkce";
 import { authorizeUrl, type OAuthClient } from "@/lib/oauth/token-client";
 import { APP_USER_AGENT } from "@/lib/platform";
 import { createTestDatabase } from "@/tests/helpers/database";
+import { findBackfill } from "@/db/queries/backfills";
+import { startBoss } from "@/lib/jobs/boss";
+import { JOB } from "@/lib/jobs/queues";
+import type { PgBoss } from "pg-boss";
 
 /**
  * The install flow end to end below the browser: the in-process emulator's real consent screen and token endpoint,
@@ -25,6 +29,7 @@ const ring = keyRing(Buffer.alloc(32, 9).toString("base64"));
 let emulator: Awaited<ReturnType<typeof startEmulator>>;
 let handle: DatabaseHandle;
 let client: OAuthClient;
+let jobs: PgBoss;
 
 beforeAll(async () => {
   [emulator, handle] = await Promise.all([
@@ -33,6 +38,8 @@ beforeAll(async () => {
   ]);
   // A dozen consents in a few seconds would trip the approve endpoint's 10 per 10 minutes.
   setOAuthLimitsEnabled(emulator.ctx, false);
+  // A sender only: no worker takes the imports, so the test sees them waiting.
+  jobs = await startBoss(handle);
   client = {
     authUrl: emulator.url,
     clientId: DEV_APP.clientId,
@@ -42,6 +49,7 @@ beforeAll(async () => {
   };
 });
 afterAll(async () => {
+  await jobs?.stop({ graceful: false, close: true });
   await Promise.all([emulator?.close(), handle?.close()]);
 });
 beforeEach(async () => {
@@ -97,7 +105,7 @@ async function storedToken(storeId: number): Promise<string> {
 describe("install through the emulator", () => {
   it("installs on the ticked stores, each with its own working token and the granted scopes", async () => {
     const { attempt, callback } = await consent(client, { storeIds: [101, 103] });
-    const outcome = await completeInstall(handle.db, { params: callback, attempt, client, ring });
+    const outcome = await completeInstall(handle.db, { params: callback, attempt, client, ring, jobs });
     expect(outcome.ok).toBe(true);
     const rows = await listAllInstalls(handle.db);
     expect(rows.map((row) => [row.storeId, row.storeName, row.state])).toEqual([
@@ -109,17 +117,22 @@ describe("install through the emulator", () => {
       expect(row.tokenCiphertext).not.toContain("svcpk_live_");
       const whoami = await whoamiStatus(await storedToken(row.storeId));
       expect(whoami).toEqual({ status: 200, storeId: row.storeId, installId: row.installId });
+      // The order import was enqueued with the install: its row and its waiting job.
+      const backfill = await findBackfill(handle.db, row.storeId);
+      expect(backfill).toMatchObject({ status: "running", cursor: null, pages: 0 });
+      const queued = await jobs.findJobs<{ storeId: number }>(JOB.backfill, { key: String(row.storeId), queued: true });
+      expect(queued.map((job) => job.data)).toEqual([{ storeId: row.storeId }]);
     }
   });
 
   it("a re-install replaces the token: the old one gets 401, the stored one works, the install id stays", async () => {
     const first = await consent(client, { storeIds: [101] });
-    await completeInstall(handle.db, { params: first.callback, attempt: first.attempt, client, ring });
+    await completeInstall(handle.db, { params: first.callback, attempt: first.attempt, client, ring, jobs });
     const before = await findInstall(handle.db, 101);
     const oldToken = await storedToken(101);
 
     const second = await consent(client, { storeIds: [101] });
-    expect((await completeInstall(handle.db, { params: second.callback, attempt: second.attempt, client, ring })).ok).toBe(true);
+    expect((await completeInstall(handle.db, { params: second.callback, attempt: second.attempt, client, ring, jobs })).ok).toBe(true);
     const newToken = await storedToken(101);
     expect(newToken).not.toBe(oldToken);
     expect((await whoamiStatus(oldToken)).status).toBe(401);
@@ -132,19 +145,19 @@ describe("install through the emulator", () => {
     const { attempt, callback } = await consent(client, { storeIds: [102] });
     const forged = new URLSearchParams(callback);
     forged.set("state", "forged-by-someone-else");
-    expect(await completeInstall(handle.db, { params: forged, attempt, client, ring })).toEqual({ ok: false, reason: "state_mismatch" });
-    expect(await completeInstall(handle.db, { params: callback, attempt: null, client, ring })).toEqual({ ok: false, reason: "expired" });
+    expect(await completeInstall(handle.db, { params: forged, attempt, client, ring, jobs })).toEqual({ ok: false, reason: "state_mismatch" });
+    expect(await completeInstall(handle.db, { params: callback, attempt: null, client, ring, jobs })).toEqual({ ok: false, reason: "expired" });
     expect(await listAllInstalls(handle.db)).toEqual([]);
     // Had either refusal spent the code, this would be invalid_grant.
-    expect((await completeInstall(handle.db, { params: callback, attempt, client, ring })).ok).toBe(true);
+    expect((await completeInstall(handle.db, { params: callback, attempt, client, ring, jobs })).ok).toBe(true);
   });
 
   it("a replayed callback is refused and leaves the existing install working", async () => {
     const { attempt, callback } = await consent(client, { storeIds: [101] });
-    await completeInstall(handle.db, { params: callback, attempt, client, ring });
+    await completeInstall(handle.db, { params: callback, attempt, client, ring, jobs });
     const token = await storedToken(101);
     // Even with the attempt still at hand (the route deletes it), the spent code is refused by the platform.
-    expect(await completeInstall(handle.db, { params: callback, attempt, client, ring })).toEqual({ ok: false, reason: "invalid_grant" });
+    expect(await completeInstall(handle.db, { params: callback, attempt, client, ring, jobs })).toEqual({ ok: false, reason: "invalid_grant" });
     expect(await storedToken(101)).toBe(token);
     expect((await whoamiStatus(token)).status).toBe(200);
   });
@@ -152,7 +165,7 @@ describe("install through the emulator", () => {
   it("turns a denial into the access_denied page and installs nothing", async () => {
     const { attempt, callback } = await consent(client, { storeIds: [], answer: "deny" });
     expect(callback.get("error")).toBe("access_denied");
-    expect(await completeInstall(handle.db, { params: callback, attempt, client, ring })).toEqual({ ok: false, reason: "access_denied" });
+    expect(await completeInstall(handle.db, { params: callback, attempt, client, ring, jobs })).toEqual({ ok: false, reason: "access_denied" });
     expect(await listAllInstalls(handle.db)).toEqual([]);
   });
 
@@ -160,7 +173,7 @@ describe("install through the emulator", () => {
     const { attempt, callback } = await consent(client, { storeIds: [102, 103] });
     setStorePlan(emulator.ctx, 103, "free");
     try {
-      const outcome = await completeInstall(handle.db, { params: callback, attempt, client, ring });
+      const outcome = await completeInstall(handle.db, { params: callback, attempt, client, ring, jobs });
       expect(outcome.ok && outcome.installs.map((install) => install.storeId)).toEqual([102]);
     } finally {
       setStorePlan(emulator.ctx, 103, "enterprise");
@@ -171,7 +184,7 @@ describe("install through the emulator", () => {
     const { attempt, callback } = await consent(client, { storeIds: [103] });
     setStorePlan(emulator.ctx, 103, "free");
     try {
-      expect(await completeInstall(handle.db, { params: callback, attempt, client, ring })).toEqual({
+      expect(await completeInstall(handle.db, { params: callback, attempt, client, ring, jobs })).toEqual({
         ok: false,
         reason: "no_store_installed",
       });
@@ -183,14 +196,14 @@ describe("install through the emulator", () => {
   it("maps the token endpoint's client and verifier errors to their pages", async () => {
     const wrongSecret = await consent(client, { storeIds: [101] });
     const badClient = { ...client, clientSecret: "svcas_" + "0".repeat(48) };
-    expect(await completeInstall(handle.db, { params: wrongSecret.callback, attempt: wrongSecret.attempt, client: badClient, ring })).toEqual({
+    expect(await completeInstall(handle.db, { params: wrongSecret.callback, attempt: wrongSecret.attempt, client: badClient, ring, jobs })).toEqual({
       ok: false,
       reason: "invalid_client",
     });
 
     const wrongVerifier = await consent(client, { storeIds: [101] });
     const otherVerifier = { ...wrongVerifier.attempt, codeVerifier: "x".repeat(43) };
-    expect(await completeInstall(handle.db, { params: wrongVerifier.callback, attempt: otherVerifier, client, ring })).toEqual({
+    expect(await completeInstall(handle.db, { params: wrongVerifier.callback, attempt: otherVerifier, client, ring, jobs })).toEqual({
       ok: false,
       reason: "invalid_grant",
     });
@@ -200,7 +213,7 @@ describe("install through the emulator", () => {
   it("maps an unreachable token endpoint to the network page", async () => {
     const { attempt, callback } = await consent(client, { storeIds: [101] });
     const unreachable = { ...client, authUrl: "http://127.0.0.1:9" };
-    expect(await completeInstall(handle.db, { params: callback, attempt, client: unreachable, ring })).toEqual({
+    expect(await completeInstall(handle.db, { params: callback, attempt, client: unreachable, ring, jobs })).toEqual({
       ok: false,
       reason: "network",
     });
@@ -208,13 +221,13 @@ describe("install through the emulator", () => {
 
   it("after an uninstall in the platform, installing again makes the store work again", async () => {
     const first = await consent(client, { storeIds: [101] });
-    await completeInstall(handle.db, { params: first.callback, attempt: first.attempt, client, ring });
+    await completeInstall(handle.db, { params: first.callback, attempt: first.attempt, client, ring, jobs });
     const oldToken = await storedToken(101);
     uninstallApp(emulator.ctx, 101);
     expect((await whoamiStatus(oldToken)).status).toBe(401);
 
     const again = await consent(client, { storeIds: [101] });
-    expect((await completeInstall(handle.db, { params: again.callback, attempt: again.attempt, client, ring })).ok).toBe(true);
+    expect((await completeInstall(handle.db, { params: again.callback, attempt: again.attempt, client, ring, jobs })).ok).toBe(true);
     expect((await whoamiStatus(await storedToken(101))).status).toBe(200);
   });
 });

@@ -3,14 +3,15 @@ import { and, count, eq, sql } from "drizzle-orm";
 import type { DatabaseHandle } from "@/db/client";
 import { findInstall } from "@/db/queries/installs";
 import { findOrder, listStatusHistory } from "@/db/queries/orders";
-import { acquireSyncLease, findSyncState } from "@/db/queries/sync-state";
+import { findSyncState } from "@/db/queries/sync-state";
+import { savePage, startBackfillRow } from "@/db/queries/backfills";
 import { orders } from "@/db/schema";
 import { DEV_APP } from "@/lib/dev-app";
 import { startEmulator, type RunningEmulator } from "@/emulator/src/index";
 import { saveInstalledStores } from "@/lib/installs/tokens";
 import { setLogSink } from "@/lib/log";
 import { cronAuthorized } from "@/lib/sync/cron-auth";
-import { SYNC_OVERLAP_MS, syncAllStores, syncStoreOrders, type SyncOptions } from "@/lib/sync/orders-sync";
+import { pollableStoreIds, SYNC_OVERLAP_MS, syncStoreOrders, type SyncOptions } from "@/lib/sync/orders-sync";
 import { startWebhookServer, type WebhookServer } from "@/lib/webhooks/node-server";
 import { createTestDatabase, databaseKind } from "../helpers/database";
 
@@ -32,7 +33,7 @@ describe(`order sync (${databaseKind()})`, () => {
   beforeEach(async () => {
     await emulator?.close();
     await handle.db.execute(
-      sql`truncate table installs, webhook_events, orders, order_items, order_status_history, order_sync_state, rate_buckets cascade`,
+      sql`truncate table installs, webhook_events, orders, order_items, order_status_history, order_sync_state, order_backfills, rate_buckets cascade`,
     );
     emulator = await startEmulator({ port: 0, appUrl: receiver.url, dataFile: null, autoTick: false, quiet: true });
     options = { platform: { baseUrl: emulator.url } };
@@ -75,7 +76,6 @@ describe(`order sync (${databaseKind()})`, () => {
     const newest = Math.max(...expected.map((order) => Date.parse(order.created_at)));
     const state = await findSyncState(handle.db, 101);
     expect(state?.sinceCursor?.getTime()).toBe(newest);
-    expect(state?.leaseOwner).toBeNull();
     expect(state?.lastError).toBeNull();
   });
 
@@ -123,43 +123,55 @@ describe(`order sync (${databaseKind()})`, () => {
     ]);
   });
 
-  it("one instance per store: a held lease makes the others skip until it expires", async () => {
-    const now = new Date();
-    expect(await acquireSyncLease(handle.db, { storeId: 102, owner: "instance-a", now, ttlMs: 60_000 })).not.toBeNull();
-    const busy = await syncStoreOrders(handle.db, 102, { ...options, owner: "instance-b" });
-    expect(busy.outcome).toBe("busy");
-    expect(busy.fetched).toBe(0);
-
-    // The holder's lease runs out (renewed from two minutes ago, so it ended a minute ago): another instance takes over.
-    await acquireSyncLease(handle.db, { storeId: 102, owner: "instance-a", now: new Date(now.getTime() - 120_000), ttlMs: 60_000 });
-    const taken = await syncStoreOrders(handle.db, 102, { ...options, owner: "instance-b" });
-    expect(taken.outcome).toBe("synced");
-    expect((await findSyncState(handle.db, 102))?.leaseOwner).toBeNull();
-  });
-
-  it("two instances starting together: exactly one syncs", async () => {
-    const results = await Promise.all(
-      ["instance-c", "instance-d", "instance-e"].map((owner) => syncStoreOrders(handle.db, 101, { ...options, owner, full: true })),
-    );
-    expect(results.map((result) => result.outcome).sort()).toEqual(["busy", "busy", "synced"]);
+  it("a poll that fails part-way keeps the old mark, so the next poll reads again the orders it never reached", async () => {
+    await syncStoreOrders(handle.db, 101, { ...options, full: true });
+    const markBefore = (await findSyncState(handle.db, 101))?.sinceCursor;
+    expect(markBefore).toBeTruthy();
+    emulator.control.advanceClock(3_600);
+    const placed = Array.from({ length: 60 }, () => emulator.control.placeOrder(101));
+    // The first page (50, newest first) arrives; every later call meets a 500 (the client gives up after one try).
+    let calls = 0;
+    const faultAfterFirstPage: typeof fetch = async (input, init) => {
+      const response = await fetch(input, init);
+      if (++calls === 1) emulator.control.addFaults([{ kind: "status", status: 500, times: 10 }]);
+      return response;
+    };
+    const failed = await syncStoreOrders(handle.db, 101, {
+      ...options,
+      platform: { ...options.platform, fetch: faultAfterFirstPage, retry: { maxAttempts: 1 } },
+    });
+    expect(failed.fetched).toBe(50);
+    expect(failed.outcome).toBe("failed");
+    expect((await findSyncState(handle.db, 101))?.sinceCursor?.getTime()).toBe(markBefore?.getTime());
+    emulator.control.clearFaults();
+    const next = await syncStoreOrders(handle.db, 101, options);
+    expect(next.outcome).toBe("synced");
+    for (const order of placed) expect(await findOrder(handle.db, 101, order.id)).not.toBeNull();
     expect(await storedCount(101)).toBe(platformOrders(101).length);
   });
 
-  it("a pass over every store skips installs without orders:read and stores synced within the minute", async () => {
-    await syncStoreOrders(handle.db, 101, options);
-    await syncStoreOrders(handle.db, 102, options);
-    const results = await syncAllStores(handle.db, { ...options, sourceFor: undefined, minIntervalMs: 50_000 });
-    // 103 lacks orders:read, so it is not polled at all; 101 and 102 were synced moments ago.
-    expect(results.map((result) => [result.storeId, result.outcome])).toEqual([
-      [101, "skipped"],
-      [102, "skipped"],
-    ]);
-    const forced = await syncAllStores(handle.db, { ...options, minIntervalMs: 0 });
-    expect(forced.map((result) => result.outcome)).toEqual(["synced", "synced"]);
+  it("polls only the stores it may read; during an import, only what is newer than the import saw, leaving the mark", async () => {
+    expect(await pollableStoreIds(handle.db)).toEqual([101, 102]);
+    await startBackfillRow(handle.db, { storeId: 102, runId: "run-1", at: new Date() });
+    // Before the import's first page there is nothing to poll from.
+    expect(await syncStoreOrders(handle.db, 102, options)).toMatchObject({ outcome: "skipped", fetched: 0 });
+    const newest = Math.max(...platformOrders(102).map((order) => Date.parse(order.created_at)));
+    await savePage(handle.db, { storeId: 102, runId: "run-1", cursor: "next-page", imported: 50, newest: new Date(newest), at: new Date() });
+    emulator.control.advanceClock(3_600);
+    const placed = emulator.control.placeOrder(102);
+    const polled = await syncStoreOrders(handle.db, 102, options);
+    expect(polled.outcome).toBe("synced");
+    // From the newest order the import saw, minus the overlap: not the whole store again.
+    const fromImport = platformOrders(102).filter((order) => Date.parse(order.created_at) >= newest - SYNC_OVERLAP_MS).length;
+    expect(polled.fetched).toBe(fromImport);
+    expect(polled.fetched).toBeLessThan(platformOrders(102).length);
+    expect(await findOrder(handle.db, 102, placed.id)).not.toBeNull();
+    // The mark is the import's to set, once its last page is stored.
+    expect((await findSyncState(handle.db, 102))?.sinceCursor ?? null).toBeNull();
     expect((await syncStoreOrders(handle.db, 103, options)).outcome).toBe("skipped");
   });
 
-  it("a refused poll is recorded on the store, releases the lease, and a dead token marks the install", async () => {
+  it("a refused poll is recorded on the store, and a dead token marks the install", async () => {
     const shipped = emulator.control.placeOrder(102);
     emulator.control.setOrderStatus(shipped.id, "shipped");
     await syncStoreOrders(handle.db, 102, { ...options, full: true });
@@ -170,7 +182,6 @@ describe(`order sync (${databaseKind()})`, () => {
     expect(result.detail).not.toContain("svcpk_live_");
     const state = await findSyncState(handle.db, 102);
     expect(state?.lastError).toBe(result.detail);
-    expect(state?.leaseOwner).toBeNull();
     expect((await findInstall(handle.db, 102))?.state).toBe("revoked");
     // Orders already synced stay.
     expect(await storedCount(102)).toBeGreaterThan(0);

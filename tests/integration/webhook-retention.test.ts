@@ -2,7 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { count, eq, sql } from "drizzle-orm";
 import type { DatabaseHandle } from "@/db/client";
 import { upsertOrder } from "@/db/queries/orders";
-import { acquireSyncLease } from "@/db/queries/sync-state";
+import { recordPoll } from "@/db/queries/sync-state";
 import { recordEvent } from "@/db/queries/webhook-events";
 import { installs, orderItems, orderStatusHistory, orders, orderSyncState, webhookEvents } from "@/db/schema";
 import type { InstallState } from "@/lib/installs/state";
@@ -30,7 +30,7 @@ describe(`retention after uninstall (${databaseKind()})`, () => {
     const order = parsePlatformOrder(sampleOrderData({ storeId, orderId: storeId * 10, createdAt: new Date(NOW.getTime() - 60 * DAY) }));
     await upsertOrder(handle.db, storeId, order, { previousStatus: null });
     await recordEvent(handle.db, { id: newEventId(), event: "order.created", storeId, receivedAt: new Date(NOW.getTime() - 2 * DAY) });
-    await acquireSyncLease(handle.db, { storeId, owner: "x", now: NOW, ttlMs: 1 });
+    await recordPoll(handle.db, { storeId, now: NOW, sinceCursor: NOW, lastError: null });
   }
 
   async function rowsOf(storeId: number) {

@@ -1,3 +1,4 @@
+import type { PgBoss } from "pg-boss";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -37,6 +38,8 @@ const code = "cd".repeat(32);
 describe("completeInstall refusals", () => {
   let client: OAuthClient;
   let attempt: InstallAttempt;
+  // No call here gets as far as storing, so the job engine is never reached.
+  const unusedJobs = new Proxy({}, { get: () => { throw new Error("the job engine was reached"); } }) as PgBoss;
   beforeEach(async () => {
     client = {
       authUrl: `http://127.0.0.1:${await closedPort()}`,
@@ -50,12 +53,12 @@ describe("completeInstall refusals", () => {
 
   it("refuses a forged callback before any exchange", async () => {
     const params = new URLSearchParams({ code, state: "forged" });
-    expect(await completeInstall(untouchable, { params, attempt, client })).toEqual({ ok: false, reason: "state_mismatch" });
+    expect(await completeInstall(untouchable, { params, attempt, client, jobs: unusedJobs })).toEqual({ ok: false, reason: "state_mismatch" });
   });
 
   it("judges the attempt's age on the clock it is given", async () => {
     const params = new URLSearchParams({ code, state: attempt.state });
-    expect(await completeInstall(untouchable, { params, attempt, client, now: attempt.startedAt + 11 * 60_000 })).toEqual({
+    expect(await completeInstall(untouchable, { params, attempt, client, now: attempt.startedAt + 11 * 60_000, jobs: unusedJobs })).toEqual({
       ok: false,
       reason: "expired",
     });
@@ -63,7 +66,7 @@ describe("completeInstall refusals", () => {
 
   it("stores nothing when the token endpoint cannot be reached, and names that", async () => {
     const params = new URLSearchParams({ code, state: attempt.state });
-    expect(await completeInstall(untouchable, { params, attempt, client, now: attempt.startedAt + 1_000 })).toEqual({
+    expect(await completeInstall(untouchable, { params, attempt, client, now: attempt.startedAt + 1_000, jobs: unusedJobs })).toEqual({
       ok: false,
       reason: "network",
     });

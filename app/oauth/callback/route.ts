@@ -1,8 +1,8 @@
-import { after, NextResponse, type NextRequest } from "next/server";
+import { NextResponse, type NextRequest } from "next/server";
 import { getDb } from "@/db/index";
 import { env } from "@/lib/env";
 import { log } from "@/lib/log";
-import { backfillInstalledStores } from "@/lib/oauth/after-install";
+import { getJobs } from "@/lib/jobs/app";
 import { completeInstall } from "@/lib/oauth/complete-install";
 import { liveAttempts, takeAttempt } from "@/lib/oauth/install-attempts";
 import { landingAfterInstall } from "@/lib/oauth/return-path";
@@ -33,16 +33,18 @@ export async function GET(request: NextRequest) {
     await attemptCookie.save();
   }
 
-  const db = await getDb().catch((error: unknown) => {
+  const ready = await Promise.all([getDb(), getJobs()]).catch((error: unknown) => {
     log.error("install callback: database unavailable", { error });
     return null;
   });
-  if (!db) return redirectTo("/install/failed?reason=store_failed");
+  if (!ready) return redirectTo("/install/failed?reason=store_failed");
+  const [db, jobs] = ready;
 
   const outcome = await completeInstall(db, {
     params: request.nextUrl.searchParams,
     attempt,
     client: oauthClientFromEnv(),
+    jobs,
   });
   if (!outcome.ok) return redirectTo(`/install/failed?reason=${outcome.reason}`);
 
@@ -54,9 +56,6 @@ export async function GET(request: NextRequest) {
     log.error("install callback: session could not be opened", { error });
     return redirectTo("/install/failed?reason=store_failed");
   }
-
-  // Order backfill runs after the response: the merchant sees the stores at once, orders fill in behind.
-  after(() => backfillInstalledStores(db, storeIds));
 
   return redirectTo(landingAfterInstall(matched ? (attempt?.returnTo ?? null) : null, storeIds));
 }

@@ -1,6 +1,7 @@
 import { AppLink } from "@/components/app-link";
 import { orDatabaseUnavailable } from "@/components/database-unavailable";
 import { ClientMessages } from "@/components/i18n/client-messages";
+import { ImportProgress } from "@/components/import-progress";
 import { InstallBanner } from "@/components/install-banner";
 import { LocaleSwitcher } from "@/components/locale-switcher";
 import { SignOutForm } from "@/components/sign-out-form";
@@ -75,6 +76,7 @@ async function StoreShell({ children, storeId }: { children: React.ReactNode; st
         </header>
         <main id="main" className="mx-auto max-w-6xl space-y-4 px-4 py-6">
           <InstallBanner state={access.install.state} storeName={access.install.storeName} t={t} />
+          <ImportProgress storeId={access.storeId} t={t} />
           {children}
         </main>
         <footer className="mx-auto max-w-6xl px-4 pb-8">

@@ -1,0 +1,51 @@
+import { getDb } from "@/db/index";
+import { findBackfill } from "@/db/queries/backfills";
+import type { Translate } from "@/i18n/translate";
+import { retryOrderImportForm } from "@/app/stores/[storeId]/import-actions";
+import { RefreshWhileVisible } from "./refresh-while-visible";
+
+/** A finished import is mentioned this long after it ends, then the notice goes away. */
+const SHOW_DONE_MS = 10 * 60 * 1000;
+
+/**
+ * The store's order import (lib/jobs/backfill.ts), as a small notice on the store's pages: how many orders so far
+ * while it runs (the page refreshes itself meanwhile), the total once done, or that it stopped, with a retry.
+ * Server-rendered, self-contained: it reads its own row.
+ */
+export async function ImportProgress({ storeId, t, now = new Date() }: { storeId: number; t: Translate; now?: Date }) {
+  const row = await findBackfill(await getDb(), storeId);
+  if (!row) return null;
+  if (row.status === "done" && (!row.finishedAt || now.getTime() - row.finishedAt.getTime() > SHOW_DONE_MS)) return null;
+  const count = row.imported;
+  if (row.status === "running") {
+    return (
+      <div role="status" data-order-import="running" className="rounded-lg border border-sky-300 bg-sky-50 px-4 py-3 text-sky-950">
+        <p className="font-semibold">{t("OrderImport.running", { count })}</p>
+        <p className="mt-1 text-sm">{t("OrderImport.runningHint")}</p>
+        <RefreshWhileVisible intervalMs={5000} />
+      </div>
+    );
+  }
+  if (row.status === "failed") {
+    return (
+      <div role="status" data-order-import="failed" className="rounded-lg border border-amber-300 bg-amber-50 px-4 py-3 text-amber-950">
+        <p className="font-semibold">{t("OrderImport.failed", { count })}</p>
+        <p className="mt-1 text-sm">{t("OrderImport.failedHint")}</p>
+        <form action={retryOrderImportForm} className="mt-2">
+          <input type="hidden" name="storeId" value={String(storeId)} />
+          <button
+            type="submit"
+            className="rounded-md bg-slate-900 px-3 py-1.5 text-sm font-medium text-white hover:bg-slate-700 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-slate-900"
+          >
+            {t("OrderImport.retry")}
+          </button>
+        </form>
+      </div>
+    );
+  }
+  return (
+    <div role="status" data-order-import="done" className="rounded-lg border border-emerald-300 bg-emerald-50 px-4 py-3 text-emerald-950">
+      <p className="font-semibold">{t("OrderImport.done", { count })}</p>
+    </div>
+  );
+}

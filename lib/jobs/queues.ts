@@ -1,0 +1,43 @@
+import type { Queue } from "pg-boss";
+
+/**
+ * Every job kind the app runs, with its queue's settings. The queues are created by the migration
+ * (lib/jobs/boss.ts migrateJobs), so a job can be sent inside any transaction from the first request on.
+ *
+ * `stately`: per singleton key (the store), at most one job runs and at most one waits. A send while one already
+ * waits is a no-op (pg-boss answers null), which is what a per-store schedule wants.
+ */
+export const JOB = {
+  backfill: "orders-backfill",
+  poll: "orders-poll",
+  pollFanOut: "orders-poll-fan-out",
+  retention: "data-retention",
+  newOrder: "webhook-new-order",
+} as const;
+
+export type JobName = (typeof JOB)[keyof typeof JOB];
+
+export const QUEUES: Record<JobName, Omit<Queue, "name">> = {
+  // One chunk of pages per job (lib/jobs/backfill.ts), far below the expiry; the heartbeat tells a killed worker's
+  // chunk from a slow one within half a minute.
+  [JOB.backfill]: {
+    policy: "stately",
+    retryLimit: 8,
+    retryDelay: 10,
+    retryBackoff: true,
+    retryDelayMax: 600,
+    expireInSeconds: 15 * 60,
+    heartbeatSeconds: 30,
+  },
+  // A poll older than a minute is superseded by the next one: no retries, it only would double up.
+  [JOB.poll]: { policy: "stately", retryLimit: 0, expireInSeconds: 10 * 60, heartbeatSeconds: 30, deleteAfterSeconds: 3_600 },
+  [JOB.pollFanOut]: { policy: "singleton", retryLimit: 0, expireInSeconds: 120, deleteAfterSeconds: 3_600 },
+  [JOB.retention]: { policy: "singleton", retryLimit: 3, retryDelay: 300, expireInSeconds: 30 * 60 },
+  [JOB.newOrder]: { policy: "standard", retryLimit: 5, retryDelay: 5, retryBackoff: true, expireInSeconds: 5 * 60 },
+};
+
+/** Cron schedules kept by a worker started with `schedule: true` (times in UTC). */
+export const SCHEDULES: { name: JobName; cron: string }[] = [
+  { name: JOB.pollFanOut, cron: "* * * * *" },
+  { name: JOB.retention, cron: "17 3 * * *" },
+];

@@ -1,0 +1,141 @@
+import type { JobWithMetadata, PgBoss } from "pg-boss";
+import type { DatabaseHandle } from "@/db/client";
+import { log as rootLogger, type Logger } from "@/lib/log";
+import { platformFor, type PlatformOptions } from "@/lib/platform";
+import { pollableStoreIds, syncStoreOrders } from "@/lib/sync/orders-sync";
+import { purgeUninstalledStores } from "@/lib/webhooks/retention";
+import { recordChunkFailure, runBackfillChunk, type BackfillJob } from "./backfill";
+import { startBoss } from "./boss";
+import { JOB, SCHEDULES, type JobName } from "./queues";
+
+/**
+ * A job worker: one pg-boss instance that works every queue of lib/jobs/queues.ts on this process. Run inside the
+ * app (npm run dev, a single `next start`), alone (npm run worker), or for a while per cron call (/api/cron/jobs).
+ */
+
+export type WorkerOptions = {
+  /** Keep the cron schedules (one poll fan-out a minute, the daily retention). */
+  schedule?: boolean;
+  /** Options of the platform client the jobs use (another base URL in tests). */
+  platform?: Omit<PlatformOptions, "db">;
+  /** Stores polled or imported at once by this process; each store's calls are paced by its own budget. */
+  concurrency?: number;
+  logger?: Logger;
+  pollingIntervalSeconds?: number;
+  superviseIntervalSeconds?: number;
+  /** Pages per backfill job (tests use fewer). */
+  backfillChunkPages?: number;
+  backfillPageSize?: number;
+  /** Told of every job this worker finished (the cron route reports them). */
+  onJobDone?: (name: JobName, ok: boolean) => void;
+};
+
+/** The example follow-up of an order.created webhook (lib/webhooks: sent with the event's dedup row). */
+export type NewOrderJob = { storeId: number; orderId: number; eventId: string };
+
+export type JobWorker = {
+  boss: PgBoss;
+  /** Stops taking jobs; a running backfill hands its store back at the next page. Within `timeoutMs`. */
+  stop(timeoutMs?: number): Promise<void>;
+};
+
+export async function startWorker(handle: DatabaseHandle, options: WorkerOptions = {}): Promise<JobWorker> {
+  const logger = (options.logger ?? rootLogger).with({ component: "jobs" });
+  const boss = await startBoss(handle, { supervise: true, schedule: options.schedule ?? false, superviseIntervalSeconds: options.superviseIntervalSeconds });
+  const db = handle.db;
+  const concurrency = Math.max(1, options.concurrency ?? 4);
+  const polling = { pollingIntervalSeconds: options.pollingIntervalSeconds ?? 2, batchSize: 1 };
+  const stopping = new AbortController();
+  const counted =
+    <A extends unknown[], R>(name: JobName, handler: (...args: A) => Promise<R>) =>
+    async (...args: A): Promise<R> => {
+      try {
+        const result = await handler(...args);
+        options.onJobDone?.(name, true);
+        return result;
+      } catch (error) {
+        options.onJobDone?.(name, false);
+        throw error;
+      }
+    };
+
+  const importChunk = async ([job]: JobWithMetadata<BackfillJob>[]) => {
+    if (!job) return;
+    const signal = AbortSignal.any([job.signal, stopping.signal]);
+    try {
+      const outcome = await runBackfillChunk(
+        {
+          db,
+          boss,
+          logger,
+          signal,
+          pages: (storeId) => platformFor(storeId, { ...options.platform, db }).orders,
+          chunkPages: options.backfillChunkPages,
+          pageSize: options.backfillPageSize,
+        },
+        job.data,
+      );
+      return { outcome };
+    } catch (error) {
+      // The last attempt's failure is the merchant's to see (and retry); earlier ones only wait for the engine's.
+      const final = job.retryCount >= job.retryLimit;
+      const detail = await recordChunkFailure(db, job.data, error, final).catch(() => "unrecorded failure");
+      logger.warn("order import chunk failed", { storeId: job.data.storeId, attempt: job.retryCount + 1, final, error: detail });
+      throw new Error(detail);
+    }
+  };
+  await boss.work(JOB.backfill, { ...polling, localConcurrency: concurrency, includeMetadata: true as const }, counted(JOB.backfill, importChunk));
+
+  await boss.work<{ storeId: number }>(JOB.poll, { ...polling, localConcurrency: concurrency }, counted(JOB.poll, async ([job]) => {
+    if (!job) return;
+    const result = await syncStoreOrders(db, job.data.storeId, { platform: options.platform, logger });
+    // A failed poll is recorded on the store (order_sync_state.last_error); the next minute's poll tries again.
+    return { outcome: result.outcome, fetched: result.fetched };
+  }));
+
+  await boss.work(JOB.pollFanOut, polling, counted(JOB.pollFanOut, async () => {
+    const storeIds = await pollableStoreIds(db);
+    await fanOutPolls(boss, storeIds);
+    return { stores: storeIds.length };
+  }));
+
+  await boss.work(JOB.retention, polling, counted(JOB.retention, async () => {
+    const result = await purgeUninstalledStores(db);
+    logger.info("retention purge", { stores: result.storeIds.length, orders: result.orders, events: result.events, sessions: result.sessions });
+    return { stores: result.storeIds.length, orders: result.orders, events: result.events, sessions: result.sessions };
+  }));
+
+  await boss.work<NewOrderJob>(JOB.newOrder, polling, counted(JOB.newOrder, async ([job]) => {
+    if (!job) return;
+    // The example follow-up of a webhook: replace with the app's own work (a message, a label, an export).
+    logger.info("new order received", { storeId: job.data.storeId, orderId: job.data.orderId, eventId: job.data.eventId });
+  }));
+
+  if (options.schedule) {
+    for (const { name, cron } of SCHEDULES) await boss.schedule(name, cron, null, { tz: "UTC" });
+  }
+
+  return {
+    boss,
+    async stop(timeoutMs = 8_000) {
+      stopping.abort();
+      await boss.stop({ graceful: true, timeout: timeoutMs, close: true });
+    },
+  };
+}
+
+/** One poll job per store; a store whose poll already waits gets none (stately queue, keyed by store). */
+export async function fanOutPolls(boss: PgBoss, storeIds: readonly number[]): Promise<void> {
+  for (const storeId of storeIds) {
+    await boss.send(JOB.poll, { storeId }, { singletonKey: String(storeId) });
+  }
+}
+
+/**
+ * What a cron call starts with on a host without a long-running worker: this minute's poll fan-out and, at most
+ * once a day, the retention purge (pg-boss's singleton window keeps repeats out).
+ */
+export async function sendDueWork(boss: PgBoss): Promise<void> {
+  await boss.send(JOB.pollFanOut, null, { singletonKey: "minute", singletonSeconds: 50 });
+  await boss.send(JOB.retention, null, { singletonKey: "day", singletonSeconds: 24 * 60 * 60 });
+}

@@ -1,0 +1,234 @@
+import { spawn } from "node:child_process";
+import { createInterface } from "node:readline";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { eq, sql } from "drizzle-orm";
+import type { PgBoss } from "pg-boss";
+import type { DatabaseHandle } from "@/db/client";
+import { findBackfill } from "@/db/queries/backfills";
+import { findInstall } from "@/db/queries/installs";
+import { findSyncState } from "@/db/queries/sync-state";
+import { installs } from "@/db/schema";
+import { startEmulator, type RunningEmulator } from "@/emulator/src/index";
+import { saveInstalledStores } from "@/lib/installs/tokens";
+import { enqueueBackfills, retryBackfill } from "@/lib/jobs/backfill";
+import { JOB_SCHEMA, startBoss } from "@/lib/jobs/boss";
+import { JOB } from "@/lib/jobs/queues";
+import { fanOutPolls, sendDueWork, startWorker, type JobWorker } from "@/lib/jobs/runtime";
+import { lastErrors, queueStats, retryJob } from "@/lib/jobs/stats";
+import { workUntil } from "@/lib/jobs/drain";
+import { setLogSink } from "@/lib/log";
+import { pollableStoreIds } from "@/lib/sync/orders-sync";
+import { webhookFollowUps } from "@/lib/jobs/webhook-follow-ups";
+import { receiveWebhook } from "@/lib/webhooks/receive";
+import { sampleEnvelope, signDelivery } from "@/lib/webhooks/samples";
+import { findOrder } from "@/db/queries/orders";
+import { createTestDatabase, databaseKind } from "../helpers/database";
+import { orderPageCursors, startRecordingProxy, type RecordingProxy } from "../helpers/recording-proxy";
+
+const DAY = 24 * 60 * 60 * 1000;
+
+async function until<T>(what: string, check: () => Promise<T | null | undefined | false>, timeoutMs = 60_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`gave up waiting: ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
+/** The jobs besides the import: per-store polls, retention, the queue's figures and a retry, the worker command. */
+describe(`jobs (${databaseKind()})`, () => {
+  let handle: DatabaseHandle;
+  let emulator: RunningEmulator;
+  let proxy: RecordingProxy;
+  let sender: PgBoss;
+  let restoreLog: () => void;
+
+  beforeAll(async () => {
+    restoreLog = setLogSink(() => {});
+    handle = await createTestDatabase();
+    sender = await startBoss(handle);
+  });
+  beforeEach(async () => {
+    await emulator?.close();
+    await proxy?.close();
+    await handle.db.execute(sql`truncate table installs, orders, order_items, order_status_history, order_sync_state, order_backfills cascade`);
+    await handle.db.execute(sql.raw(`delete from ${JOB_SCHEMA}.job`));
+    emulator = await startEmulator({ port: 0, appUrl: "http://127.0.0.1:9", dataFile: null, autoTick: false, quiet: true });
+    proxy = await startRecordingProxy(emulator.url);
+    for (const [storeId, scopes] of [
+      [101, ["orders:read"]],
+      [102, ["orders:read"]],
+      [103, ["products:read"]],
+    ] as const) {
+      const minted = emulator.control.mintInstall(storeId, [...scopes]);
+      await saveInstalledStores(handle.db, {
+        scopes: [...scopes],
+        stores: [{ storeId, storeName: `Store ${storeId}`, installId: minted.installId, accessToken: minted.accessToken }],
+      });
+    }
+  });
+  afterAll(async () => {
+    await sender?.stop({ graceful: false, close: true });
+    await emulator?.close();
+    await proxy?.close();
+    await handle?.close();
+    restoreLog?.();
+  });
+
+  it("the fan-out sends one poll per pollable store, and at most one waits per store however often it runs", async () => {
+    const stores = await pollableStoreIds(handle.db);
+    expect(stores).toEqual([101, 102]);
+    await fanOutPolls(sender, stores);
+    await fanOutPolls(sender, stores);
+    await fanOutPolls(sender, stores);
+    const waiting = await sender.findJobs<{ storeId: number }>(JOB.poll, { queued: true });
+    expect(waiting.map((job) => job.data.storeId).sort()).toEqual([101, 102]);
+    expect((await queueStats(sender)).find((row) => row.name === JOB.poll)).toMatchObject({ queued: 2, active: 0, failed: 0 });
+  });
+
+  it("a worker polls each store from what is due, and the daily purge runs once however often it is asked", async () => {
+    // A store uninstalled 40 days ago: the purge deletes it.
+    await handle.db
+      .update(installs)
+      .set({ state: "uninstalled", uninstalledAt: new Date(Date.now() - 40 * DAY), tokenCiphertext: null, tokenKeyId: null })
+      .where(eq(installs.storeId, 103));
+    let worker: JobWorker | undefined;
+    try {
+      worker = await startWorker(handle, { platform: { baseUrl: proxy.url }, pollingIntervalSeconds: 1 });
+      await sendDueWork(worker.boss);
+      await sendDueWork(worker.boss);
+      for (const storeId of [101, 102]) {
+        const state = await until(`store ${storeId} polled`, async () => (await findSyncState(handle.db, storeId))?.lastSyncedAt);
+        expect(state).toBeInstanceOf(Date);
+      }
+      await until("store 103 purged", async () => (await findInstall(handle.db, 103)) === null);
+      const retention = await sender.findJobs(JOB.retention);
+      expect(retention).toHaveLength(1);
+    } finally {
+      await worker?.stop(1_000);
+    }
+  }, 90_000);
+
+  it("a cron call sends what is due, works the queue until it is empty, and reports per kind what it did", async () => {
+    const report = await workUntil(handle, { deadlineMs: 40_000, handBackMs: 1_000, platform: { baseUrl: proxy.url } });
+    expect(report.done[JOB.pollFanOut]).toEqual({ ok: 1, failed: 0 });
+    expect(report.done[JOB.poll]).toEqual({ ok: 2, failed: 0 });
+    expect(report.done[JOB.retention]).toEqual({ ok: 1, failed: 0 });
+    expect(report.left.every((row) => row.active === 0 && row.queued === 0)).toBe(true);
+    for (const storeId of [101, 102]) expect((await findSyncState(handle.db, storeId))?.lastSyncedAt).toBeInstanceOf(Date);
+    // The same day again: the purge is not due twice (pg-boss's singleton window is the UTC day).
+    const again = await workUntil(handle, { deadlineMs: 40_000, handBackMs: 1_000, platform: { baseUrl: proxy.url } });
+    expect(again.done[JOB.retention]).toBeUndefined();
+  }, 120_000);
+
+  it("an import whose retries ran out shows failed, is listed with its error, and a retry goes on from its cursor", async () => {
+    await sender.updateQueue(JOB.backfill, { retryLimit: 0 });
+    let worker: JobWorker | undefined;
+    try {
+      await handle.db.transaction((tx) => enqueueBackfills(sender, tx, [101]));
+      for (let i = 0; i < 60; i++) emulator.control.placeOrder(101);
+      let listCalls = 0;
+      const failSecondPage: typeof fetch = async (input, init) => {
+        if (new URL(String(input)).pathname === "/v1/orders" && ++listCalls === 2) {
+          emulator.control.addFaults([{ kind: "status", status: 503, times: 1, pathPrefix: "/v1/orders" }]);
+        }
+        return fetch(input, init);
+      };
+      worker = await startWorker(handle, {
+        platform: { baseUrl: proxy.url, fetch: failSecondPage, retry: { maxAttempts: 1 } },
+        pollingIntervalSeconds: 1,
+      });
+      const failed = await until("import failed", async () => {
+        const row = await findBackfill(handle.db, 101);
+        return row?.status === "failed" ? row : null;
+      });
+      expect(failed).toMatchObject({ pages: 1, imported: 50 });
+      expect(failed.lastError).toMatch(/503/);
+      expect((await queueStats(sender)).find((row) => row.name === JOB.backfill)?.failed).toBe(1);
+      const [error] = await lastErrors(sender);
+      expect(error).toMatchObject({ name: JOB.backfill, key: "101", state: "failed" });
+      expect(error?.error).toMatch(/503/);
+
+      // The engine's retry (npm run jobs -- retry <id>) puts the job back; the merchant's retry resumes the row.
+      expect(await retryJob(sender, error!.id)).toBe(true);
+      expect(await retryJob(sender, "00000000-0000-0000-0000-000000000000")).toBe(false);
+      expect(await retryBackfill(sender, handle.db, 101)).toBe(true);
+      const done = await until("import done", async () => {
+        const row = await findBackfill(handle.db, 101);
+        return row?.status === "done" ? row : null;
+      });
+      expect(done.imported).toBe(emulator.ctx.state.orders.filter((order) => order.store_id === 101).length);
+      expect(orderPageCursors(proxy.calls).filter((cursor) => cursor === "")).toHaveLength(1);
+    } finally {
+      await worker?.stop(1_000);
+      await sender.updateQueue(JOB.backfill, { retryLimit: 8 });
+    }
+  }, 90_000);
+
+  it("an order.created webhook sends its follow-up job in the claim's transaction: once per event, none for a duplicate", async () => {
+    const secret = "svcwhsec_" + "5e".repeat(24);
+    const followUps = webhookFollowUps(sender);
+    const deliver = async (envelope: Record<string, unknown>) => {
+      const signed = signDelivery(envelope, secret);
+      const request = new Request("http://app.test/api/webhooks", { method: "POST", body: new Uint8Array(signed.body), headers: signed.headers });
+      return (await receiveWebhook(request, { db: handle.db, secret, followUps })).json() as Promise<Record<string, unknown>>;
+    };
+    const created = sampleEnvelope("order.created", { storeId: 101, orderId: 7001, at: new Date() });
+    expect(await deliver(created)).toMatchObject({ ok: true, duplicate: false, effect: "order_inserted" });
+    expect(await deliver(created)).toMatchObject({ ok: true, duplicate: true });
+    expect(await deliver(sampleEnvelope("order.status_changed", { storeId: 101, orderId: 7001, at: new Date() }))).toMatchObject({ ok: true });
+    const jobs = await sender.findJobs<{ storeId: number; orderId: number; eventId: string }>(JOB.newOrder);
+    expect(jobs.map((job) => job.data)).toEqual([{ storeId: 101, orderId: 7001, eventId: String(created.id) }]);
+    expect(await findOrder(handle.db, 101, 7001)).not.toBeNull();
+  });
+
+  it("npm run worker refuses the embedded database, saying why and what to do", async () => {
+    const child = spawn(process.execPath, ["--import", "tsx", "--conditions=react-server", "scripts/worker.ts"], {
+      env: { ...process.env, DATABASE_URL: "", PGLITE_DIR: "/nonexistent/never-opened" },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let stderr = "";
+    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+    const code = await new Promise<number | null>((resolve) => child.once("exit", resolve));
+    expect(code).toBe(2);
+    expect(stderr).toContain("needs a PostgreSQL server (DATABASE_URL)");
+    expect(stderr).toContain("would corrupt it");
+    expect(stderr).toContain("set DATABASE_URL");
+  });
+
+  it.runIf(databaseKind() === "server")(
+    "npm run worker answers SIGTERM by handing its running import back, and exits 0",
+    async () => {
+      proxy.delayMs = 400;
+      for (let i = 0; i < 200; i++) emulator.control.placeOrder(102);
+      await handle.db.transaction((tx) => enqueueBackfills(sender, tx, [102]));
+      const child = spawn(process.execPath, ["--import", "tsx", "--conditions=react-server", "scripts/worker.ts"], {
+        env: { ...process.env, NODE_ENV: "development", DATABASE_URL: handle.connectionString, SVC_API_URL: proxy.url, LOG_LEVEL: "info" },
+        stdio: ["ignore", "pipe", "pipe"],
+      });
+      const exited = new Promise<number | null>((resolve) => child.once("exit", resolve));
+      const lines: string[] = [];
+      createInterface({ input: child.stdout }).on("line", (line) => lines.push(line));
+      try {
+        await until("a page of the import read", async () => orderPageCursors(proxy.calls).length >= 2, 60_000);
+        child.kill("SIGTERM");
+        expect(await exited).toBe(0);
+        expect(lines.join("\n")).toContain("job worker stopped");
+        // Nothing is left active: the chunk stopped at a page and queued its successor from the saved cursor.
+        const { rows } = await sender.getDb().executeSql(`select state::text as state from ${JOB_SCHEMA}.job where name = $1`, [JOB.backfill]);
+        const states = rows.map((row: { state: string }) => row.state);
+        expect(states).not.toContain("active");
+        expect(states.some((state) => state === "created" || state === "retry")).toBe(true);
+        const row = await findBackfill(handle.db, 102);
+        expect(row?.status).toBe("running");
+        expect(row?.cursor).not.toBeNull();
+      } finally {
+        proxy.delayMs = 0;
+        if (child.exitCode === null) child.kill("SIGKILL");
+      }
+    },
+    90_000,
+  );
+});
