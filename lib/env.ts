@@ -191,6 +191,12 @@ const ENV_VARIABLES = {
    * `npm run worker` runs apart, or on a serverless host (the cron route works the queue). The embedded database
    * always works inline: no second process may open its folder.
    */
+  /** Port where `npm run worker` serves its own /metrics (same bearer as METRICS_SECRET; off while that is unset). */
+  WORKER_METRICS_PORT: {
+    schema: z.coerce.number().int().min(1).max(65535).default(9464),
+    setting: "optional",
+    fix: "use a free TCP port such as 9464",
+  },
   JOBS_WORKER: {
     schema: z.enum(["inline", "off"], { error: "must be inline or off" }).default("inline"),
     setting: "optional",

@@ -11,6 +11,8 @@ import { openDatabaseFromEnv } from "../db/open-from-env";
 import { env } from "../lib/env";
 import { startWorker } from "../lib/jobs/runtime";
 import { log } from "../lib/log";
+import { registerScrapeCollectors } from "../lib/observability/collectors";
+import { serveMetrics } from "../lib/observability/metrics-server";
 
 const HAND_BACK_MS = 8_000;
 
@@ -30,6 +32,14 @@ async function main(): Promise<void> {
   const handle = await openDatabaseFromEnv();
   const worker = await startWorker(handle, { schedule: true });
   log.info("job worker started", { component: "jobs", database: handle.location });
+  // Its own counters (job runs, platform calls) on a port of its own; the queue's figures are read at each scrape.
+  const metrics = env.METRICS_SECRET
+    ? await serveMetrics({ port: env.WORKER_METRICS_PORT, secret: env.METRICS_SECRET }).then((server) => {
+        registerScrapeCollectors({ database: async () => handle, db: async () => handle.db, isOpening: () => false, jobs: async () => worker.boss });
+        log.info("worker metrics served", { component: "jobs", port: env.WORKER_METRICS_PORT, path: "/metrics" });
+        return server;
+      })
+    : null;
 
   let stopping = false;
   const stop = async (signal: string) => {
@@ -40,6 +50,7 @@ async function main(): Promise<void> {
     const force = setTimeout(() => process.exit(1), HAND_BACK_MS + 1_500);
     force.unref();
     try {
+      metrics?.close();
       await worker.stop(HAND_BACK_MS);
       await handle.close();
       log.info("job worker stopped", { component: "jobs" });

@@ -1,6 +1,8 @@
 import type { JobWithMetadata, PgBoss } from "pg-boss";
 import type { DatabaseHandle } from "@/db/client";
 import { log as rootLogger, type Logger } from "@/lib/log";
+import { recordJobRun } from "@/lib/observability/metrics";
+import { withSpan } from "@/lib/observability/trace";
 import { platformFor, type PlatformOptions } from "@/lib/platform";
 import { pollableStoreIds, syncStoreOrders } from "@/lib/sync/orders-sync";
 import { purgeUninstalledStores } from "@/lib/webhooks/retention";
@@ -48,16 +50,20 @@ export async function startWorker(handle: DatabaseHandle, options: WorkerOptions
   const stopping = new AbortController();
   const counted =
     <A extends unknown[], R>(name: JobName, handler: (...args: A) => Promise<R>) =>
-    async (...args: A): Promise<R> => {
-      try {
-        const result = await handler(...args);
-        options.onJobDone?.(name, true);
-        return result;
-      } catch (error) {
-        options.onJobDone?.(name, false);
-        throw error;
-      }
-    };
+    (...args: A): Promise<R> =>
+      withSpan("job.run", { "job.kind": name }, async () => {
+        const started = performance.now();
+        try {
+          const result = await handler(...args);
+          recordJobRun(name, true, (performance.now() - started) / 1000);
+          options.onJobDone?.(name, true);
+          return result;
+        } catch (error) {
+          recordJobRun(name, false, (performance.now() - started) / 1000);
+          options.onJobDone?.(name, false);
+          throw error;
+        }
+      });
 
   const importChunk = async ([job]: JobWithMetadata<BackfillJob>[]) => {
     if (!job) return;

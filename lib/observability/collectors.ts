@@ -1,17 +1,17 @@
 import "server-only";
+import type { PgBoss } from "pg-boss";
 import type { DatabaseHandle, Db } from "@/db/client";
 import { listSyncProgress } from "@/db/queries/sync-progress";
 import { mayPoll } from "@/lib/installs/state";
+import { queueStats } from "@/lib/jobs/stats";
 import { registerCollector, type CollectedMetric } from "./registry";
 
 /**
  * Figures read when /api/metrics is scraped rather than counted as they happen: they describe the whole system
  * (every instance shares one database), so any instance reads the same values.
  *
- * THE HOOK FOR THE JOB ENGINE: its queue figures (depth, failures and age of the oldest job by kind) are read the
- * same way. Add a collector to `scrapeCollectors` below, or call `registerCollector("jobs", collect)` from the job
- * engine's module (lib/observability/registry.ts); a collector returns `CollectedMetric[]`. Suggested names:
- * store_app_job_queue_depth{kind}, store_app_job_failed_total{kind}, store_app_job_oldest_age_seconds{kind}.
+ * The job queue's figures (depth, failures and age of the oldest job by kind) are read the same way, from pg-boss's
+ * table (lib/jobs/stats.ts). A new system-wide figure is one more collector registered below.
  */
 
 /** Seconds since each polled store's orders were last synced (since its install when never), and the oldest. */
@@ -55,6 +55,35 @@ export function collectPool(handle: DatabaseHandle | null): CollectedMetric[] {
   ];
 }
 
+/** The job queue by kind: jobs waiting and running, jobs failed for good, and how long the oldest waiting job has waited. */
+export async function collectJobQueue(boss: PgBoss): Promise<CollectedMetric[]> {
+  const figures = await queueStats(boss);
+  const byKind = (value: (row: (typeof figures)[number]) => number) => figures.map((row) => ({ labels: { kind: row.name }, value: value(row) }));
+  return [
+    {
+      name: "store_app_job_queue_depth",
+      help: "Jobs of each kind by state: queued (waiting, or waiting for a retry) and active (running on some worker).",
+      type: "gauge",
+      series: figures.flatMap((row) => [
+        { labels: { kind: row.name, state: "queued" }, value: row.queued },
+        { labels: { kind: row.name, state: "active" }, value: row.active },
+      ]),
+    },
+    {
+      name: "store_app_job_failed",
+      help: "Jobs of each kind failed for good (retries spent), kept until the engine's retention deletes them.",
+      type: "gauge",
+      series: byKind((row) => row.failed),
+    },
+    {
+      name: "store_app_job_oldest_queued_age_seconds",
+      help: "Seconds the oldest waiting job of each kind has waited (0 when none waits).",
+      type: "gauge",
+      series: byKind((row) => row.oldestQueuedSeconds),
+    },
+  ];
+}
+
 export type ScrapeSources = {
   /** The process's database handle (db/index.ts getDatabase). */
   database: () => Promise<DatabaseHandle>;
@@ -62,10 +91,14 @@ export type ScrapeSources = {
   db: () => Promise<Db>;
   /** True while the first open is under way (db/index.ts isDatabaseOpening). */
   isOpening: () => boolean;
+  /** The process's job engine (lib/jobs/app.ts getJobs, or a worker's own). */
+  jobs?: () => Promise<PgBoss>;
 };
 
 /** Registers the scrape-time collectors on the process's registry (idempotent: by name). */
 export function registerScrapeCollectors(sources: ScrapeSources): void {
   registerCollector("database_pool", async () => collectPool(sources.isOpening() ? null : await sources.database().catch(() => null)));
   registerCollector("order_sync", async () => collectSyncLag(await sources.db(), new Date()));
+  const jobs = sources.jobs;
+  if (jobs) registerCollector("job_queue", async () => collectJobQueue(await jobs()));
 }

@@ -29,6 +29,9 @@ const sessionsEnded = counter(
 const statementSeconds = histogram("store_app_db_statement_duration_seconds", "Database statements on request paths, timed by the app.");
 const statementsInFlight = gauge("store_app_db_statements_in_flight", "Database statements on request paths sent and not yet answered.");
 
+const jobRuns = counter("store_app_job_runs_total", "Job runs finished by this process's worker, by kind and outcome (completed, failed).");
+const jobSeconds = histogram("store_app_job_run_duration_seconds", "Time of one job run on this process's worker, by kind.", [0.01, 0.05, 0.1, 0.5, 1, 5, 15, 60, 300, 900]);
+
 const requestErrors = counter("store_app_request_errors_total", "Server errors reported by Next (onRequestError), by kind (render, route, action, proxy).");
 
 export type WebhookOutcomeLabel = "applied" | "duplicate" | "refused" | "failed";
@@ -83,4 +86,9 @@ export function statementEnded(seconds: number): void {
 
 export function recordRequestError(kind: string): void {
   requestErrors.inc({ kind });
+}
+
+export function recordJobRun(kind: string, ok: boolean, seconds: number): void {
+  jobRuns.inc({ kind, outcome: ok ? "completed" : "failed" });
+  jobSeconds.observe({ kind }, seconds);
 }

@@ -1,5 +1,6 @@
 import { getDatabase, getDb, isDatabaseOpening } from "@/db/index";
 import { env } from "@/lib/env";
+import { getJobs } from "@/lib/jobs/app";
 import { log } from "@/lib/log";
 import { registerScrapeCollectors } from "@/lib/observability/collectors";
 import { renderMetrics } from "@/lib/observability/registry";
@@ -21,7 +22,7 @@ export async function GET(request: Request): Promise<Response> {
   if (!cronAuthorized(request.headers.get("authorization"), env.METRICS_SECRET)) {
     return Response.json({ error: "unauthorized" }, { status: 401, headers: { ...headers, "www-authenticate": "Bearer" } });
   }
-  registerScrapeCollectors({ database: getDatabase, db: getDb, isOpening: isDatabaseOpening });
+  registerScrapeCollectors({ database: getDatabase, db: getDb, isOpening: isDatabaseOpening, jobs: getJobs });
   const body = await renderMetrics({
     onCollectorError: (collector, error) => log.warn("metrics collector failed", { collector, error }),
   });
