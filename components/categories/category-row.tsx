@@ -31,6 +31,7 @@ export function CategoryRow({
   hasChildren,
   products,
   onDeleted,
+  onSaved,
   editKey,
   deleteKey,
   controls,
@@ -44,6 +45,8 @@ export function CategoryRow({
   products: string;
   /** A deleted row disappears with its form: the tree says what happened, outside the row. */
   onDeleted: (message: string) => void;
+  /** A save went through: the tree says what changed and brings the focus back to this row (wherever it went). */
+  onSaved: (message: string, categoryId: number, parentId: string) => void;
   editKey: string;
   deleteKey: string;
   controls: React.ReactNode;
@@ -84,6 +87,7 @@ export function CategoryRow({
             aria-expanded={panel === "edit"}
             aria-disabled={!hydrated || undefined}
             aria-controls={`${id}-edit`}
+            data-row-edit
             aria-label={t("Categories.editOf", { name: category.name })}
             onClick={() => toggle("edit")}
             className={`${BUTTON} text-slate-700`}
@@ -116,6 +120,11 @@ export function CategoryRow({
             toggles={toggles}
             onClose={() => setPanel("none")}
             onDeleted={onDeleted}
+            onSaved={(message, parentId) => {
+              // One message for the save, the tree's: the form closes with it.
+              setPanel("none");
+              onSaved(message, category.id, parentId);
+            }}
             editKey={editKey}
             deleteKey={deleteKey}
           />
