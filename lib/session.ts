@@ -101,9 +101,11 @@ export async function startSession(db: Db, storeIds: readonly number[]): Promise
 /** Route handlers only: ends this browser's session on the server. */
 export async function endSession(db: Db): Promise<void> {
   const cookie = await sessionCookie();
-  await signOut(db, isSessionSecret(cookie.sid) ? sessionIdOf(cookie.sid) : null);
-  // The cookie stays: its secret opens nothing any more, but it lets this browser be told, on a store page it
-  // bookmarked, that it signed out of that store (lib/lost-access.ts) rather than meet a bare 404.
+  const id = isSessionSecret(cookie.sid) ? sessionIdOf(cookie.sid) : null;
+  await signOut(db, id);
+  // A cookie naming a session stays: its secret opens nothing any more, but it lets this browser be told, on a store
+  // page it bookmarked, that it signed out of that store (lib/lost-access.ts) rather than meet a bare 404.
+  if (id === null) cookie.destroy();
 }
 
 /**
