@@ -10,7 +10,8 @@ import { orDash, type Formats } from "@/lib/ui/format";
 
 /**
  * The end of an order number is what tells orders apart ("ORD-101-20261123-" is shared by a day's orders, the 8 hex
- * digits after it are not): the head may be cut short on a phone, the tail never is.
+ * digits after it are not): the head may be cut short on a phone, the tail never is. The link's name is the whole
+ * number (aria-label): the two parts are flex items, which a screen reader would otherwise read apart.
  */
 const TAIL_LENGTH = 8;
 export function orderNumberHead(orderNumber: string): string {
@@ -43,7 +44,7 @@ export function OrdersTable({ storeId, rows, t, format }: { storeId: number; row
           {rows.map((row) => (
             <tr key={row.id}>
               <th scope="row">
-                <a href={`/stores/${storeId}/orders/${row.id}`} dir="ltr">
+                <a href={`/stores/${storeId}/orders/${row.id}`} dir="ltr" aria-label={row.orderNumber}>
                   <span>{orderNumberHead(row.orderNumber)}</span>
                   <span>{orderNumberTail(row.orderNumber)}</span>
                 </a>
