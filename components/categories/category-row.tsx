@@ -55,11 +55,20 @@ export function CategoryRow({
   const t = useT();
   const [panel, setPanel] = useState<"none" | "edit" | "delete">("none");
   const [toggles, setToggles] = useState(0);
+  const [explained, setExplained] = useState(false);
   const id = useId();
   const hydrated = useHydrated();
 
+  // The platform refuses to delete a category that is not empty: Delete says so up front instead of failing later.
+  const deletable = !hasChildren && category.productCount === 0;
+
   function toggle(next: "edit" | "delete") {
     if (!hydrated) return;
+    if (next === "delete" && !deletable) {
+      // A tap on the unavailable Delete shows why (a phone has no hover to show its title).
+      setExplained(true);
+      return;
+    }
     setPanel(panel === next ? "none" : next);
     setToggles(toggles + 1);
   }
@@ -96,15 +105,22 @@ export function CategoryRow({
           </button>
           <button
             type="button"
-            aria-expanded={panel === "delete"}
-            aria-disabled={!hydrated || undefined}
-            aria-controls={`${id}-delete`}
+            aria-expanded={deletable ? panel === "delete" : undefined}
+            aria-disabled={!hydrated || !deletable || undefined}
+            aria-controls={deletable ? `${id}-delete` : undefined}
+            aria-describedby={deletable ? undefined : `${id}-undeletable`}
             aria-label={t("Categories.deleteOf", { name: category.name })}
+            title={deletable ? undefined : t("Categories.deleteUnavailable")}
             onClick={() => toggle("delete")}
-            className={`${BUTTON} text-rose-700 hover:bg-rose-50`}
+            className={`${BUTTON} ${deletable ? "text-rose-700 hover:bg-rose-50" : "cursor-not-allowed text-slate-500"}`}
           >
             {t("Categories.delete")}
           </button>
+          {deletable ? null : (
+            <span id={`${id}-undeletable`} hidden={!explained} className="basis-full text-xs text-slate-600">
+              {t("Categories.deleteUnavailable")}
+            </span>
+          )}
         </div>
       </div>
 

@@ -25,6 +25,7 @@ export const CATEGORY_CLIENT_KEYS = [
   "Categories.subcategoriesOf",
   "Categories.editOf",
   "Categories.deleteOf",
+  "Categories.deleteUnavailable",
   "Categories.dragHandle",
   "Categories.moveUp",
   "Categories.moveDown",

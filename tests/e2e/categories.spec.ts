@@ -221,11 +221,16 @@ test("shows each refusal of the platform where it happened", async ({ page, cont
   await expect(edit.getByLabel("Parent")).toBeDisabled();
   await expect(edit.getByText("It has subcategories, so it stays at the top level")).toBeVisible();
 
-  // category_not_empty: Abayas holds products.
+  // category_not_empty: Abayas holds products, so Delete is unavailable up front and a tap on it says why, instead
+  // of letting the merchant meet the platform's refusal.
   const abayas = row(page, "Abayas");
-  await abayas.getByRole("button", { name: "Delete “Abayas”" }).click();
-  await abayas.getByRole("button", { name: "Delete category" }).click();
-  await expect(abayas.getByRole("alert")).toContainText("still holds products or subcategories");
+  const deleteAbayas = abayas.getByRole("button", { name: "Delete “Abayas”" });
+  await expect(deleteAbayas).toHaveAttribute("aria-disabled", "true");
+  await expect(deleteAbayas).toHaveAccessibleDescription("It holds products or subcategories: move or delete them first, then delete it.");
+  // A tap still reaches an aria-disabled button (Playwright waits for enabled ones unless forced).
+  await deleteAbayas.click({ force: true });
+  await expect(abayas.getByText("It holds products or subcategories")).toBeVisible();
+  await expect(abayas.getByRole("button", { name: "Delete category" })).toHaveCount(0);
   await screenshot(page, "categories-refusals");
 
   // 404: someone else deletes Soldes while its edit form is open here.
