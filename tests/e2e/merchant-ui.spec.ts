@@ -9,7 +9,8 @@ import { APP_URL, emulatorControl } from "./support/servers";
 /**
  * The UI points of issue 26, in the three locales, on phones where they are about phones: amounts on one line,
  * the store switcher inside 320 px, whole order rows tappable with the number's distinguishing tail visible, the
- * phone as a tel: link, 24-hour times, and a category move that says where it went and keeps the focus on the row.
+ * phone as a tel: link, 24-hour times, a pending navigation shown, no console error, and a category move that says
+ * where it went and keeps the focus on the row.
  */
 
 const CATALOGUES = { ar, fr, en } as const;
@@ -78,6 +79,25 @@ for (const locale of LOCALES) {
       }
       if (width === 390) await screenshot(page, `overview-${locale}-390`);
     }
+
+    // A client-side navigation shows it is pending: held here until the bar is seen, then let through.
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const ordersUrl = (url: URL) => url.pathname === `/stores/${STORE}/orders`;
+    await page.route(
+      ordersUrl,
+      async (route) => {
+        if (route.request().headers()["rsc"]) await held;
+        await route.continue();
+      },
+    );
+    await page.getByRole("navigation").getByRole("link", { name: m.Shell.orders, exact: true }).click();
+    await expect(page.locator("[data-navigating]")).toHaveCount(1);
+    expect(await page.evaluate(() => getComputedStyle(document.body, "::before").height)).toBe("3px");
+    release();
+    await expect(page).toHaveURL(new RegExp(`/stores/${STORE}/orders$`));
+    await expect(page.locator("[data-navigating]")).toHaveCount(0);
+    await page.unroute(ordersUrl);
 
     // The store switcher, open, at 320 px: the page stays 320 px wide and the menu inside it.
     await page.setViewportSize({ width: 320, height: 800 });
