@@ -2,7 +2,7 @@ import "server-only";
 import { cache } from "react";
 import type { DbOrTx } from "@/db/client";
 import { getDb } from "@/db/index";
-import { findEndedGrant, findSessionStoreAccess, type GrantEndReason } from "@/db/queries/sessions";
+import { findEndedGrant, findEndedGrants, findSessionStoreAccess, type GrantEndReason } from "@/db/queries/sessions";
 import type { Install } from "@/db/schema";
 import { currentSessionId } from "@/lib/session";
 import { sessionVerdict } from "@/lib/session-policy";
@@ -72,6 +72,22 @@ export async function explainLostAccess(
 /** A store closed then installed again (from another browser): signing in is the fix, as after a sign-out. */
 function endedReason(reason: GrantEndReason): LostAccessReason {
   return reason === "store_closed" ? "signed_out" : reason;
+}
+
+/**
+ * Every store this browser's session (live or ended) lost, latest first, except those it holds again: the list of
+ * stores names them instead of dropping them silently. Empty for a browser without a session cookie.
+ */
+export async function lostStores(db: DbOrTx, sessionId: string | null, held: readonly number[]): Promise<LostAccess[]> {
+  if (sessionId === null) return [];
+  const ended = await findEndedGrants(db, sessionId);
+  return ended
+    .filter((grant) => !held.includes(grant.install.storeId))
+    .map((grant) => {
+      const base = { storeId: grant.install.storeId, storeName: grant.install.storeName };
+      if (!isOpenInstall(grant.install)) return { ...base, reason: closedReason(grant.install), at: closedAt(grant.install) };
+      return { ...base, reason: endedReason(grant.reason), at: grant.endedAt };
+    });
 }
 
 /** The explanation for this browser's cookie, once per request and store. */

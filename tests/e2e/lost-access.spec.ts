@@ -91,6 +91,13 @@ for (const locale of LOCALES) {
     await expect(page.getByRole("heading", { level: 1 })).toHaveText(m.LostAccess.sessionEndedTitle);
     await expect(page.locator("#lost-access-body")).toContainText("Amina Maison");
     await screenshot(page, `signed-out-${locale}-390`);
+    // The list of stores names it too, with what happened and the way back, instead of dropping it silently.
+    await page.goto("/stores");
+    const listed = page.locator('[data-lost-store="102"]');
+    await expect(listed).toContainText("Amina Maison");
+    await expect(listed.getByRole("link", { name: m.LostAccess.signIn })).toHaveAttribute("href", `/install?${new URLSearchParams({ return_to: "/stores/102" })}`);
+    await screenshot(page, `stores-lost-${locale}-390`);
+    await page.goto("/stores/102/orders");
     await page.getByRole("link", { name: m.LostAccess.signIn }).click();
     await installThroughConsent(page, { storeIds: [102], start: page.url(), landing: /\/stores\/102\/orders$/ });
     await expect(page.locator(".orders-table, [data-orders-empty]").first()).toBeVisible();

@@ -4,7 +4,7 @@ import { deleteExpiredSessions, endSessionFor, findEndedGrants } from "@/db/quer
 import { endedGrants, installs, sessions } from "@/db/schema";
 import { saveInstalledStores } from "@/lib/installs/tokens";
 import { setLogSink } from "@/lib/log";
-import { explainLostAccess, storeIdOfPath } from "@/lib/lost-access";
+import { explainLostAccess, lostStores, storeIdOfPath } from "@/lib/lost-access";
 import { signIn, signOut, signOutEverywhere } from "@/lib/session-lifecycle";
 import { ABSOLUTE_LIFETIME_MS, IDLE_TIMEOUT_MS } from "@/lib/session-policy";
 import { receiveWebhookOutcome } from "@/lib/webhooks/receive";
@@ -117,6 +117,20 @@ describe(`lost access (${databaseKind()})`, () => {
     const removed = await deleteExpiredSessions(handle.db, { now: at(ABSOLUTE_LIFETIME_MS), idleTimeoutMs: IDLE_TIMEOUT_MS, absoluteLifetimeMs: ABSOLUTE_LIFETIME_MS });
     expect(removed).toBe(1);
     expect((await findEndedGrants(handle.db, laptop)).map((row) => [row.install.storeId, row.reason])).toEqual([[101, "expired"]]);
+  });
+
+  it("lists the stores a session lost, except those it holds again, and nothing without a session", async () => {
+    const laptop = await device([101, 102]);
+    await uninstall(101, 1, at(2 * MINUTE));
+    expect((await lostStores(handle.db, laptop, [102])).map((lost) => [lost.storeId, lost.reason])).toEqual([[101, "uninstalled"]]);
+    await signOut(handle.db, laptop, at(5 * MINUTE));
+    const all = (await lostStores(handle.db, laptop, [])).map((lost) => [lost.storeId, lost.reason]);
+    expect(all.sort()).toEqual([
+      [101, "uninstalled"],
+      [102, "signed_out"],
+    ]);
+    expect(await lostStores(handle.db, laptop, [102])).toHaveLength(1);
+    expect(await lostStores(handle.db, null, [])).toEqual([]);
   });
 
   it("reads a store id from a store page's path only", () => {
