@@ -1,3 +1,4 @@
+import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Browser, type BrowserContext, type Page } from "@playwright/test";
 import ar from "../../messages/ar.json" with { type: "json" };
 import en from "../../messages/en.json" with { type: "json" };
@@ -23,6 +24,11 @@ async function phoneIn(browser: Browser, locale: Locale): Promise<{ context: Bro
   const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
   await context.addCookies([{ name: "NEXT_LOCALE", value: locale, url: APP_URL }]);
   return { context, page: await context.newPage() };
+}
+
+async function noSeriousAxe(page: Page): Promise<void> {
+  const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]).analyze();
+  expect(results.violations.filter((violation) => violation.impact === "serious" || violation.impact === "critical")).toEqual([]);
 }
 
 /** The message with {placeholders} as a pattern: the parts around them, in order. */
@@ -57,6 +63,7 @@ for (const locale of LOCALES) {
     const reinstall = page.getByRole("link", { name: m.LostAccess.reinstall });
     await expect(reinstall).toHaveAttribute("href", `/install?return_to=${encodeURIComponent("/stores/103/orders")}`);
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBe(390);
+    await noSeriousAxe(page);
     await screenshot(page, `uninstalled-${locale}-390`);
 
     // Another device signs out of store 101 everywhere: this browser is told so, with the store's name.
@@ -74,6 +81,7 @@ for (const locale of LOCALES) {
       "href",
       `/install?return_to=${encodeURIComponent("/stores/101/orders?status=new")}`,
     );
+    await noSeriousAxe(page);
     await screenshot(page, `signed-out-everywhere-${locale}-390`);
 
     // The other device signed itself out that way: it is told the same on the store it held.
@@ -96,6 +104,7 @@ for (const locale of LOCALES) {
     const listed = page.locator('[data-lost-store="102"]');
     await expect(listed).toContainText("Amina Maison");
     await expect(listed.getByRole("link", { name: m.LostAccess.signIn })).toHaveAttribute("href", `/install?${new URLSearchParams({ return_to: "/stores/102" })}`);
+    await noSeriousAxe(page);
     await screenshot(page, `stores-lost-${locale}-390`);
     await page.goto("/stores/102/orders");
     await page.getByRole("link", { name: m.LostAccess.signIn }).click();
