@@ -1,20 +1,37 @@
 import type { Metadata } from "next";
 import { headers } from "next/headers";
 import { AppLink } from "@/components/app-link";
+import { LostAccessPanel } from "@/components/lost-access-panel";
 import { getUi } from "@/i18n/server";
 import { safeReturnPath } from "@/lib/oauth/return-path";
 import { REQUEST_PATH_HEADER } from "@/lib/http/request-path";
+import { log } from "@/lib/log";
+import { lostAccess, storeIdOfPath } from "@/lib/lost-access";
 
 export async function generateMetadata(): Promise<Metadata> {
   const { t } = await getUi();
   return { title: t("Meta.notFound") };
 }
 
-/** What a signed-out merchant meets on a store URL too: the tenancy guard answers 404 so ids cannot be probed. */
+/**
+ * What a browser meets on a store URL it may not open: the tenancy guard answers 404 so ids cannot be probed. The
+ * browser that held the store is told why instead (lib/lost-access.ts).
+ */
 export default async function NotFound() {
   const [{ t }, requestHeaders] = await Promise.all([getUi(), headers()]);
   // Back to this very page after signing in, when it is a store page (lib/oauth/return-path.ts checks it).
-  const returnTo = safeReturnPath(requestHeaders.get(REQUEST_PATH_HEADER));
+  const path = requestHeaders.get(REQUEST_PATH_HEADER);
+  const returnTo = safeReturnPath(path);
+  // A store this very browser held: say what happened to it. Any other browser reads the 404 below.
+  const storeId = storeIdOfPath(path);
+  // An answer about the store is a kindness, not a requirement: if it cannot be had, the plain 404 stands.
+  const lost = storeId
+    ? await lostAccess(storeId).catch((error: unknown) => {
+        log.warn("lost-access lookup failed", { error });
+        return null;
+      })
+    : null;
+  if (lost) return <LostAccessPanel lost={lost} returnTo={returnTo} />;
   const signInHref = returnTo ? `/install?${new URLSearchParams({ return_to: returnTo })}` : "/install";
   return (
     <main className="mx-auto flex min-h-screen max-w-lg flex-col justify-center gap-4 px-6">

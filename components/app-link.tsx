@@ -3,7 +3,7 @@
 // The context useRouter() reads, read directly: outside an App Router (a component rendered on its own, as the
 // install-states test does) it is null and the link stays a plain link, where useRouter() would throw.
 import { AppRouterContext } from "next/dist/shared/lib/app-router-context.shared-runtime";
-import { useContext, type AnchorHTMLAttributes, type MouseEvent, type ReactNode } from "react";
+import { useContext, useTransition, type AnchorHTMLAttributes, type MouseEvent, type ReactNode } from "react";
 
 /** A plain left click on a link that opens here: anything else (new tab, window, download, another target) stays the browser's. */
 function isPlainClick(event: MouseEvent, target: string | undefined, download: boolean): boolean {
@@ -28,15 +28,18 @@ function isPlainClick(event: MouseEvent, target: string | undefined, download: b
  */
 export function AppLink({ href, onClick, ...rest }: AnchorHTMLAttributes<HTMLAnchorElement> & { href: string }) {
   const router = useContext(AppRouterContext);
+  // Pending from the click until the next page is shown: app/globals.css draws the bar for [data-navigating].
+  const [navigating, startNavigation] = useTransition();
   return (
     <a
       {...rest}
       href={href}
+      data-navigating={navigating || undefined}
       onClick={(event) => {
         onClick?.(event);
         if (router === null || !isPlainClick(event, rest.target, rest.download !== undefined)) return;
         event.preventDefault();
-        router.push(href);
+        startNavigation(() => router.push(href));
       }}
     />
   );
@@ -48,9 +51,11 @@ export function AppLink({ href, onClick, ...rest }: AnchorHTMLAttributes<HTMLAnc
  */
 export function AppLinks({ className, children }: { className?: string; children: ReactNode }) {
   const router = useContext(AppRouterContext);
+  const [navigating, startNavigation] = useTransition();
   return (
     <div
       className={className}
+      data-navigating={navigating || undefined}
       onClick={(event) => {
         const anchor = event.target instanceof Element ? event.target.closest("a") : null;
         const href = anchor?.getAttribute("href");
@@ -58,7 +63,7 @@ export function AppLinks({ className, children }: { className?: string; children
         if (!router || !anchor || !href?.startsWith("/") || href.startsWith("//")) return;
         if (!isPlainClick(event, anchor.target, anchor.hasAttribute("download"))) return;
         event.preventDefault();
-        router.push(href);
+        startNavigation(() => router.push(href));
       }}
     >
       {children}

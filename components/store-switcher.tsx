@@ -12,7 +12,9 @@ export async function StoreSwitcher({ current, stores, section }: { current: Swi
   const others = stores.filter((store) => store.storeId !== current.storeId);
   const item = "block px-3 py-2 text-sm text-slate-700 hover:bg-slate-100 focus-visible:bg-slate-100 focus-visible:outline-none";
   return (
-    <details className="group relative min-w-0">
+    // On a phone the menu spans the viewport's width less its margins (the page's own box, not the summary's, is its
+    // containing block there), so it never reaches past either edge whatever the direction and the summary's place.
+    <details className="group min-w-0 sm:relative">
       <summary className="flex max-w-[16rem] cursor-pointer list-none items-center gap-2 rounded-md border border-slate-300 bg-white px-3 py-1.5 text-sm font-medium hover:bg-slate-50 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-slate-900 [&::-webkit-details-marker]:hidden">
         <span className="sr-only">{t("Shell.currentStore")}</span>
         <span dir="auto" className="truncate">
@@ -25,7 +27,7 @@ export async function StoreSwitcher({ current, stores, section }: { current: Swi
       </summary>
       <nav
         aria-label={t("Shell.yourStores")}
-        className="absolute start-0 z-20 mt-1 w-64 max-w-[calc(100vw-2rem)] rounded-md border border-slate-200 bg-white py-1 shadow-lg"
+        className="absolute z-20 mt-1 max-sm:inset-x-4 sm:start-0 sm:w-64 rounded-md border border-slate-200 bg-white py-1 shadow-lg"
       >
         <ul>
           {others.map((store) => (

@@ -215,6 +215,24 @@ export const sessionStores = pgTable(
   (table) => [primaryKey({ columns: [table.sessionId, table.storeId] }), index("session_stores_store_idx").on(table.storeId)],
 );
 
+/**
+ * Why a browser lost a store it held, kept after its session (or its hold on the store) ended: the browser that
+ * still presents that session's cookie is told what happened (app/not-found.tsx), while a browser that never held
+ * the store gets the plain 404. Keyed by the session's id (the hash of its secret), never the secret. No foreign
+ * keys: the session row is gone by the time this one matters, and a purged store's rows are cleared with it.
+ */
+export const endedGrants = pgTable(
+  "ended_grants",
+  {
+    sessionId: text("session_id").notNull(),
+    storeId: integer("store_id").notNull(),
+    /** signed_out | signed_out_everywhere | expired | store_closed (lib/lost-access.ts reads them). */
+    reason: text("reason").notNull(),
+    endedAt: timestamp("ended_at", { withTimezone: true }).notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.sessionId, table.storeId] }), index("ended_grants_ended_idx").on(table.endedAt)],
+);
+
 export type Install = typeof installs.$inferSelect;
 export type NewInstall = typeof installs.$inferInsert;
 export type Order = typeof orders.$inferSelect;

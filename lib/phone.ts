@@ -9,3 +9,16 @@ export function phoneVariants(input: string): string[] {
   if (!national) return [compact];
   return [`0${national}`, `+213${national}`, `00213${national}`, `213${national}`];
 }
+
+/**
+ * The tel: address of a phone number as stored (cash-on-delivery merchants call to confirm an order): an Algerian
+ * number in its international form, anything else with only its digits and a leading plus kept; null when there is
+ * nothing to dial.
+ */
+export function telHref(input: string | null | undefined): string | null {
+  if (!input) return null;
+  const compact = input.replace(/[^\d+]/g, "").replace(/(?!^)\+/g, "");
+  if (!/\d{4,}/.test(compact)) return null;
+  const variants = phoneVariants(compact);
+  return `tel:${variants.length > 1 ? variants[1] : compact}`;
+}

@@ -1,5 +1,5 @@
 import type { Db, DbOrTx } from "@/db/client";
-import { deleteSession, deleteSessionsHoldingStore, findSession, openSession } from "@/db/queries/sessions";
+import { deleteSession, deleteSessionsHoldingStore, endSessionFor, findSession, openSession } from "@/db/queries/sessions";
 import { newSessionSecret, sessionIdOf, sessionVerdict } from "@/lib/session-policy";
 import { observeSignIn, sessionsEnded } from "@/lib/observability/sessions";
 
@@ -27,9 +27,12 @@ export async function signIn(
   return { secret, id };
 }
 
-/** Sign out: the session ends on the server, so a copy of the cookie opens nothing either. */
-export async function signOut(db: DbOrTx, id: string | null): Promise<boolean> {
-  return id === null ? false : sessionsEnded("signed_out", await deleteSession(db, id));
+/**
+ * Sign out: the session ends on the server, so a copy of the cookie opens nothing either. Its stores are
+ * remembered as signed out of, so this browser is told so on their pages (lib/lost-access.ts).
+ */
+export async function signOut(db: DbOrTx, id: string | null, now: Date = new Date()): Promise<boolean> {
+  return id === null ? false : sessionsEnded("signed_out", await endSessionFor(db, id, "signed_out", now));
 }
 
 /** Sign out everywhere for one store: every session holding it ends, this browser's included. */

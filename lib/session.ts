@@ -5,7 +5,7 @@ import { after } from "next/server";
 import { cache } from "react";
 import type { Db } from "@/db/client";
 import { getDb } from "@/db/index";
-import { deleteSession, findSessionInstalls, touchSession } from "@/db/queries/sessions";
+import { endSessionFor, findSessionInstalls, touchSession } from "@/db/queries/sessions";
 import type { Install } from "@/db/schema";
 import { env } from "@/lib/env";
 import { log } from "@/lib/log";
@@ -62,7 +62,7 @@ export const currentSessionId = cache(async (): Promise<string | null> => {
  */
 export function afterSessionRead(db: Db, id: string, action: "touch" | "end", now: Date): void {
   after(async () => {
-    const work = action === "touch" ? touchSession(db, id, now) : deleteSession(db, id);
+    const work = action === "touch" ? touchSession(db, id, now) : endSessionFor(db, id, "expired", now).then(() => undefined);
     // Stryker disable next-line ArrowFunction,StringLiteral,ObjectLiteral: log line only; that a failure never reaches the request is tested
     await work.catch((error: unknown) => log.warn("session bookkeeping failed", { action, error }));
   });
@@ -100,11 +100,14 @@ export async function startSession(db: Db, storeIds: readonly number[]): Promise
   await cookie.save();
 }
 
-/** Route handlers only: ends this browser's session on the server and clears its cookie. */
+/** Route handlers only: ends this browser's session on the server. */
 export async function endSession(db: Db): Promise<void> {
   const cookie = await sessionCookie();
-  await signOut(db, isSessionSecret(cookie.sid) ? sessionIdOf(cookie.sid) : null);
-  cookie.destroy();
+  const id = isSessionSecret(cookie.sid) ? sessionIdOf(cookie.sid) : null;
+  await signOut(db, id);
+  // A cookie naming a session stays: its secret opens nothing any more, but it lets this browser be told, on a store
+  // page it bookmarked, that it signed out of that store (lib/lost-access.ts) rather than meet a bare 404.
+  if (id === null) cookie.destroy();
 }
 
 /**
@@ -112,9 +115,8 @@ export async function endSession(db: Db): Promise<void> {
  * caller has checked that this browser's session holds it). Returns how many sessions ended.
  */
 export async function endSessionsHoldingStore(db: Db, storeId: number): Promise<number> {
-  const ended = await signOutEverywhere(db, storeId);
-  (await sessionCookie()).destroy();
-  return ended;
+  // The cookie stays, as after a sign-out (endSession).
+  return signOutEverywhere(db, storeId);
 }
 
 export async function getInstallAttemptCookie(): Promise<IronSession<InstallAttemptCookie>> {

@@ -5,7 +5,9 @@ import { LocaleSwitcher } from "@/components/locale-switcher";
 import { StoreCard } from "@/components/store-card";
 import type { Install } from "@/db/schema";
 import { getUi } from "@/i18n/server";
-import { currentSession } from "@/lib/session";
+import { getDb } from "@/db/index";
+import { lostStores, type LostAccess } from "@/lib/lost-access";
+import { currentSession, currentSessionId } from "@/lib/session";
 
 export async function generateMetadata(): Promise<Metadata> {
   const { t } = await getUi();
@@ -25,9 +27,16 @@ export default async function StoresPage(props: Parameters<typeof Stores>[0]) {
 }
 
 async function Stores({ searchParams }: { searchParams: Promise<{ installed?: string | string[] }> }) {
-  const [{ installed }, session, { t, format }] = await Promise.all([searchParams, currentSession(), getUi()]);
+  const [{ installed }, session, { t, format }, sessionId, db] = await Promise.all([
+    searchParams,
+    currentSession(),
+    getUi(),
+    currentSessionId(),
+    getDb(),
+  ]);
   const installs = session?.installs ?? [];
   const justInstalled = installedNotice(installed, installs);
+  const lost = await lostStores(db, sessionId, installs.map((install) => install.storeId));
 
   return (
     <main className="mx-auto max-w-3xl px-4 py-10 sm:px-6">
@@ -62,6 +71,8 @@ async function Stores({ searchParams }: { searchParams: Promise<{ installed?: st
         </div>
       )}
 
+      {lost.length > 0 ? <LostStores lost={lost} /> : null}
+
       {installs.length > 0 ? (
         <ul className="mt-6 space-y-4" aria-label={t("Stores.list")}>
           {installs.map((install) => (
@@ -81,5 +92,47 @@ async function Stores({ searchParams }: { searchParams: Promise<{ installed?: st
         </div>
       )}
     </main>
+  );
+}
+
+/** The stores this browser held and lost, each with what happened and its one fix (lib/lost-access.ts). */
+async function LostStores({ lost }: { lost: LostAccess[] }) {
+  const { t, format } = await getUi();
+  const reason = (store: LostAccess): string => {
+    const when = store.at ? `\u2068${format.dateTimeWithZone(store.at)}\u2069` : "";
+    if (store.reason === "uninstalled") return t("LostAccess.listUninstalled", { when });
+    if (store.reason === "revoked") return t("LostAccess.listRevoked", { when });
+    if (store.reason === "signed_out") return t("LostAccess.listSignedOut", { when });
+    if (store.reason === "signed_out_everywhere") return t("LostAccess.listSignedOutEverywhere", { when });
+    return t("LostAccess.listExpired");
+  };
+  return (
+    <section aria-labelledby="lost-stores-title" className="mt-6 rounded-lg border border-amber-300 bg-amber-50 p-4" data-lost-stores>
+      <h2 id="lost-stores-title" className="font-semibold text-amber-950">
+        {t("LostAccess.listTitle")}
+      </h2>
+      <ul className="mt-2 divide-y divide-amber-200">
+        {lost.map((store) => {
+          const closed = store.reason === "uninstalled" || store.reason === "revoked";
+          const returnTo = new URLSearchParams({ return_to: `/stores/${store.storeId}` });
+          return (
+            <li key={store.storeId} className="flex flex-wrap items-center justify-between gap-2 py-2" data-lost-store={store.storeId}>
+              <p className="min-w-0 text-sm text-amber-950">
+                <span dir="auto" className="font-medium">
+                  {store.storeName}
+                </span>{" "}
+                — {reason(store)}
+              </p>
+              <a
+                href={`/install?${returnTo}`}
+                className="inline-flex min-h-11 items-center rounded-md bg-white px-3 text-sm font-medium text-slate-900 ring-1 ring-slate-300 hover:bg-slate-50"
+              >
+                {closed ? t("LostAccess.reinstall") : t("LostAccess.signIn")}
+              </a>
+            </li>
+          );
+        })}
+      </ul>
+    </section>
   );
 }

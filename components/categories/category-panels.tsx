@@ -40,6 +40,8 @@ export type CategoryPanelsProps = {
   toggles: number;
   onClose: () => void;
   onDeleted: (message: string) => void;
+  /** A save went through: the row says what changed (parentId as sent: where the row now sits, "0" top level). */
+  onSaved: (message: string, parentId: string) => void;
   editKey: string;
   deleteKey: string;
 };
@@ -58,11 +60,28 @@ export function CategoryPanels({
   toggles,
   onClose,
   onDeleted,
+  onSaved,
   editKey,
   deleteKey,
 }: CategoryPanelsProps) {
   const t = useT();
-  const [editState, editAction] = useActionState(updateCategory, initialActionState);
+  const originalParent = String(category.parentId ?? 0);
+  /** What the save changed, in words: where the category went, or its new name (else the server's sentence). */
+  function describeEdit(form: FormData, fallback: string): string {
+    const name = String(form.get("name") ?? "").trim() || category.name;
+    const parentId = String(form.get("parentId") ?? "");
+    if (parentId !== "" && parentId !== originalParent) {
+      const parent = parentChoices.find((choice) => String(choice.id) === parentId);
+      return parent ? t("Categories.movedUnder", { name, parent: `\u2068${parent.name}\u2069` }) : t("Categories.movedToTop", { name });
+    }
+    if (name !== category.name) return t("Categories.renamed", { from: category.name, name });
+    return fallback;
+  }
+  const [editState, editAction] = useActionState(async (previous: ActionState, form: FormData) => {
+    const result = await updateCategory(previous, form);
+    if (result.ok && result.message) onSaved(describeEdit(form, result.message), String(form.get("parentId") ?? ""));
+    return result;
+  }, initialActionState);
   const [deleteState, deleteAction] = useActionState(async (previous: ActionState, form: FormData) => {
     const result = await deleteCategory(previous, form);
     if (result.ok && result.message) onDeleted(result.message);
@@ -79,7 +98,6 @@ export function CategoryPanels({
   }
   const shownEdit = editState.resultId !== undefined && editState.resultId === dismissed ? initialActionState : editState;
   const [questionBefore = "", questionAfter = ""] = t("Categories.deleteQuestion").split("{name}");
-  const originalParent = String(category.parentId ?? 0);
 
   if (panel === "edit") {
     return (

@@ -31,6 +31,7 @@ export function CategoryRow({
   hasChildren,
   products,
   onDeleted,
+  onSaved,
   editKey,
   deleteKey,
   controls,
@@ -44,6 +45,8 @@ export function CategoryRow({
   products: string;
   /** A deleted row disappears with its form: the tree says what happened, outside the row. */
   onDeleted: (message: string) => void;
+  /** A save went through: the tree says what changed and brings the focus back to this row (wherever it went). */
+  onSaved: (message: string, categoryId: number, parentId: string) => void;
   editKey: string;
   deleteKey: string;
   controls: React.ReactNode;
@@ -52,11 +55,20 @@ export function CategoryRow({
   const t = useT();
   const [panel, setPanel] = useState<"none" | "edit" | "delete">("none");
   const [toggles, setToggles] = useState(0);
+  const [explained, setExplained] = useState(false);
   const id = useId();
   const hydrated = useHydrated();
 
+  // The platform refuses to delete a category that is not empty: Delete says so up front instead of failing later.
+  const deletable = !hasChildren && category.productCount === 0;
+
   function toggle(next: "edit" | "delete") {
     if (!hydrated) return;
+    if (next === "delete" && !deletable) {
+      // A tap on the unavailable Delete shows why (a phone has no hover to show its title).
+      setExplained(true);
+      return;
+    }
     setPanel(panel === next ? "none" : next);
     setToggles(toggles + 1);
   }
@@ -84,6 +96,7 @@ export function CategoryRow({
             aria-expanded={panel === "edit"}
             aria-disabled={!hydrated || undefined}
             aria-controls={`${id}-edit`}
+            data-row-edit
             aria-label={t("Categories.editOf", { name: category.name })}
             onClick={() => toggle("edit")}
             className={`${BUTTON} text-slate-700`}
@@ -92,15 +105,22 @@ export function CategoryRow({
           </button>
           <button
             type="button"
-            aria-expanded={panel === "delete"}
-            aria-disabled={!hydrated || undefined}
-            aria-controls={`${id}-delete`}
+            aria-expanded={deletable ? panel === "delete" : undefined}
+            aria-disabled={!hydrated || !deletable || undefined}
+            aria-controls={deletable ? `${id}-delete` : undefined}
+            aria-describedby={deletable ? undefined : `${id}-undeletable`}
             aria-label={t("Categories.deleteOf", { name: category.name })}
+            title={deletable ? undefined : t("Categories.deleteUnavailable")}
             onClick={() => toggle("delete")}
-            className={`${BUTTON} text-rose-700 hover:bg-rose-50`}
+            className={`${BUTTON} ${deletable ? "text-rose-700 hover:bg-rose-50" : "cursor-not-allowed text-slate-500"}`}
           >
             {t("Categories.delete")}
           </button>
+          {deletable ? null : (
+            <span id={`${id}-undeletable`} hidden={!explained} className="basis-full text-xs text-slate-600">
+              {t("Categories.deleteUnavailable")}
+            </span>
+          )}
         </div>
       </div>
 
@@ -116,6 +136,11 @@ export function CategoryRow({
             toggles={toggles}
             onClose={() => setPanel("none")}
             onDeleted={onDeleted}
+            onSaved={(message, parentId) => {
+              // One message for the save, the tree's: the form closes with it.
+              setPanel("none");
+              onSaved(message, category.id, parentId);
+            }}
             editKey={editKey}
             deleteKey={deleteKey}
           />

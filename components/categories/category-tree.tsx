@@ -1,10 +1,13 @@
 "use client";
 
-import { useRef, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { useT } from "@/components/i18n/client-messages";
 import type { CategoryWithChildren } from "@/lib/platform";
 import { CategoryRow } from "./category-row";
 import { SortableList } from "./sortable-list";
+
+/** How long the toast stays: long enough to read a sentence twice. */
+const NOTICE_MS = 8_000;
 
 /** Idempotency keys rendered by the server for every form and list of the page. */
 export type CategoryFormKeys = {
@@ -29,13 +32,45 @@ export function CategoryTree({
 }) {
   const t = useT();
   const parents = tree.map((category) => ({ id: category.id, name: category.name }));
-  const [deleted, setDeleted] = useState("");
+  // The page's one toast: each save or delete replaces the last message (they never pile up), and it goes after a
+  // while, so it never outlives what it names.
+  const [notice, setNotice] = useState<{ message: string; seq: number }>({ message: "", seq: 0 });
+  const refocus = useRef<{ id: number; parentId: string } | null>(null);
   const status = useRef<HTMLParagraphElement>(null);
+
+  function announce(message: string) {
+    setNotice((previous) => ({ message, seq: previous.seq + 1 }));
+  }
+
+  useEffect(() => {
+    if (!notice.message) return;
+    const timer = window.setTimeout(() => setNotice((current) => (current.seq === notice.seq ? { ...current, message: "" } : current)), NOTICE_MS);
+    return () => window.clearTimeout(timer);
+  }, [notice]);
+
+  // After a save the row may sit under another parent (a new element): once it is there, its Edit button takes the
+  // focus back, scrolled into view, so the merchant sees where it went and carries on from it.
+  useEffect(() => {
+    const wanted = refocus.current;
+    if (!wanted) return;
+    const row = document.querySelector<HTMLElement>(`article[data-category-id="${wanted.id}"]`);
+    const parentRow = row?.parentElement?.closest<HTMLElement>("article[data-category-id]");
+    const at = parentRow ? parentRow.dataset.categoryId : "0";
+    if (!row || (wanted.parentId !== "" && at !== wanted.parentId)) return;
+    refocus.current = null;
+    row.querySelector<HTMLElement>("[data-row-edit]")?.focus({ preventScroll: true });
+    row.scrollIntoView({ block: "center" });
+  }, [notice, tree]);
 
   // The deleted row took the focused button with it: focus goes to the confirmation, which is read out.
   function onDeleted(message: string) {
-    setDeleted(message);
+    announce(message);
     requestAnimationFrame(() => status.current?.focus());
+  }
+
+  function onSaved(message: string, id: number, parentId: string) {
+    refocus.current = { id, parentId };
+    announce(message);
   }
 
   return (
@@ -44,10 +79,15 @@ export function CategoryTree({
         ref={status}
         role="status"
         tabIndex={-1}
-        data-outcome={deleted ? "ok" : undefined}
-        className={deleted ? "rounded-md bg-emerald-50 px-3 py-1.5 text-sm text-emerald-900 focus-visible:outline-2 focus-visible:outline-slate-900" : "sr-only"}
+        data-toast
+        data-outcome={notice.message ? "ok" : undefined}
+        className={
+          notice.message
+            ? "fixed inset-x-4 bottom-4 z-30 rounded-md bg-slate-900 px-4 py-3 text-sm text-white shadow-lg focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-slate-900 sm:start-auto sm:end-4 sm:max-w-sm"
+            : "sr-only"
+        }
       >
-        {deleted}
+        {notice.message}
       </p>
       <SortableList
         storeId={storeId}
@@ -62,6 +102,7 @@ export function CategoryTree({
             hasChildren={category.children.length > 0}
             products={products[category.id] ?? ""}
             onDeleted={onDeleted}
+            onSaved={onSaved}
             editKey={keys.edit[category.id] ?? ""}
             deleteKey={keys.remove[category.id] ?? ""}
             controls={
@@ -86,6 +127,7 @@ export function CategoryTree({
                       hasChildren={false}
                       products={products[child.id] ?? ""}
                       onDeleted={onDeleted}
+                      onSaved={onSaved}
                       editKey={keys.edit[child.id] ?? ""}
                       deleteKey={keys.remove[child.id] ?? ""}
                       controls={

@@ -159,13 +159,13 @@ export function SortableList<T extends Item>({
                     {...binding?.attributes}
                     {...binding?.listeners}
                     aria-label={t("Categories.dragHandle", { name: item.name })}
-                    className="cursor-grab touch-none rounded px-1.5 py-1 text-slate-500 hover:bg-slate-100 aria-disabled:cursor-default focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-slate-900"
+                    className="inline-flex cursor-grab touch-none items-center justify-center rounded px-1.5 py-1 text-slate-500 max-sm:min-h-11 max-sm:min-w-11 hover:bg-slate-100 aria-disabled:cursor-default focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-slate-900"
                   >
                     <span aria-hidden="true">⠿</span>
                   </button>
                 ),
                 moveButtons: (
-                  <span className="inline-flex">
+                  <span className="inline-flex gap-1">
                     {(["up", "down"] as const).map((direction) => {
                       const blocked = direction === "up" ? index === 0 : index === order.length - 1;
                       return (
@@ -180,7 +180,7 @@ export function SortableList<T extends Item>({
                             if (inBrowser && !blocked) moveByButton(index, direction);
                           }}
                           aria-label={t(direction === "up" ? "Categories.moveUp" : "Categories.moveDown", { name: item.name })}
-                          className="rounded px-1.5 py-1 text-slate-600 hover:bg-slate-100 aria-disabled:opacity-40 focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-slate-900"
+                          className="inline-flex items-center justify-center rounded px-1.5 py-1 text-slate-600 max-sm:min-h-11 max-sm:min-w-11 hover:bg-slate-100 aria-disabled:opacity-40 focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-slate-900"
                         >
                           <span aria-hidden="true">{direction === "up" ? "↑" : "↓"}</span>
                         </button>

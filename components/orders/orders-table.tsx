@@ -8,6 +8,19 @@ import { orDash, type Formats } from "@/lib/ui/format";
 // cells carry dir="auto" (an Arabic name reads right to left inside a French page and the reverse) and the phone
 // dir="ltr" ("+213…" keeps its plus in front in Arabic); globals.css keeps their alignment that of the page.
 
+/**
+ * The end of an order number is what tells orders apart ("ORD-101-20261123-" is shared by a day's orders, the 8 hex
+ * digits after it are not): the head may be cut short on a phone, the tail never is. The link's name is the whole
+ * number (aria-label): the two parts are flex items, which a screen reader would otherwise read apart.
+ */
+const TAIL_LENGTH = 8;
+export function orderNumberHead(orderNumber: string): string {
+  return orderNumber.slice(0, Math.max(0, orderNumber.length - TAIL_LENGTH));
+}
+export function orderNumberTail(orderNumber: string): string {
+  return orderNumber.slice(Math.max(0, orderNumber.length - TAIL_LENGTH));
+}
+
 export function OrdersTable({ storeId, rows, t, format }: { storeId: number; rows: OrderListRow[]; t: Translate; format: Formats }) {
   return (
     // Below md each row is a two-column card (a wide table would scroll sideways on a phone); from md up, a table.
@@ -31,7 +44,10 @@ export function OrdersTable({ storeId, rows, t, format }: { storeId: number; row
           {rows.map((row) => (
             <tr key={row.id}>
               <th scope="row">
-                <a href={`/stores/${storeId}/orders/${row.id}`}>{row.orderNumber}</a>
+                <a href={`/stores/${storeId}/orders/${row.id}`} dir="ltr" aria-label={row.orderNumber}>
+                  <span>{orderNumberHead(row.orderNumber)}</span>
+                  <span>{orderNumberTail(row.orderNumber)}</span>
+                </a>
               </th>
               <td>{format.dateTime(row.createdAt)}</td>
               <td dir="auto">{orDash(row.customerName)}</td>

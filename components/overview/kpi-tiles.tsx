@@ -42,11 +42,12 @@ function Change({ name, kpi, format, t }: { name: AnalyticsKpiName; kpi: Analyti
 
 function Tile({ name, part, format, t }: { name: AnalyticsKpiName; part: ReportPart<AnalyticsKpi>; format: OverviewFormat; t: Translate }) {
   return (
-    <div className="min-w-0 rounded-lg border border-slate-200 bg-white p-4 shadow-sm" data-kpi={name} data-state={part.state}>
+    <div className="@container min-w-0 rounded-lg border border-slate-200 bg-white p-4 shadow-sm" data-kpi={name} data-state={part.state}>
       <dt className="text-sm font-medium text-slate-600">{t(`Overview.kpis.names.${name}`)}</dt>
       {part.state === "ok" ? (
         <>
-          <dd className="mt-1 break-words text-2xl font-semibold tabular-nums text-slate-900" data-value>
+          {/* An amount never breaks across lines: the figure shrinks with its tile instead (at most 1.5rem). */}
+          <dd className="mt-1 whitespace-nowrap text-[min(1.5rem,10cqi)] font-semibold tabular-nums text-slate-900" data-value>
             {formatValue(name, part.value.value, format)}
           </dd>
           <dd className="mt-1">

@@ -1,6 +1,6 @@
-import { and, asc, eq, inArray, lt, lte, notInArray, or } from "drizzle-orm";
+import { and, asc, eq, inArray, lt, lte, notInArray, or, sql, type SQL } from "drizzle-orm";
 import type { Db, DbOrTx } from "@/db/client";
-import { installs, sessions, sessionStores, type Install } from "@/db/schema";
+import { endedGrants, installs, sessions, sessionStores, type Install } from "@/db/schema";
 import type { InstallState } from "@/lib/installs/state";
 
 /**
@@ -101,6 +101,64 @@ export async function touchSession(db: DbOrTx, id: string, now: Date): Promise<v
     .where(and(eq(sessions.id, id), lt(sessions.lastSeenAt, now)));
 }
 
+/** Why a browser lost a store (see endedGrants in db/schema.ts). */
+export type GrantEndReason = "signed_out" | "signed_out_everywhere" | "expired" | "store_closed";
+
+/**
+ * Remembers, for the session_stores rows `where` selects, why they ended and when; a later ending of the same
+ * session and store replaces an earlier one. Run before the rows are deleted, in the same transaction.
+ */
+async function recordEndedGrants(db: DbOrTx, where: SQL | undefined, reason: GrantEndReason, now: Date): Promise<void> {
+  await db.execute(sql`
+    insert into ${endedGrants} (session_id, store_id, reason, ended_at)
+    select ${sessionStores.sessionId}, ${sessionStores.storeId}, ${reason}, ${now.toISOString()}::timestamptz
+    from ${sessionStores} where ${where}
+    on conflict (session_id, store_id) do update set reason = excluded.reason, ended_at = excluded.ended_at`);
+}
+
+/** Ends one session as deleteSession does, remembering why for each store it held. */
+export async function endSessionFor(db: DbOrTx, id: string, reason: GrantEndReason, now: Date): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    await recordEndedGrants(tx, eq(sessionStores.sessionId, id), reason, now);
+    return deleteSession(tx, id);
+  });
+}
+
+/** The latest ending of this session's hold on this store, with the store's install row (null without either). */
+export async function findEndedGrant(
+  db: DbOrTx,
+  sessionId: string,
+  storeId: number,
+): Promise<{ reason: GrantEndReason; endedAt: Date; install: Install } | null> {
+  const [row] = await db
+    .select({ reason: endedGrants.reason, endedAt: endedGrants.endedAt, install: installs })
+    .from(endedGrants)
+    .innerJoin(installs, eq(installs.storeId, endedGrants.storeId))
+    .where(and(eq(endedGrants.sessionId, sessionId), eq(endedGrants.storeId, storeId)))
+    .limit(1);
+  return row ? { reason: row.reason as GrantEndReason, endedAt: row.endedAt, install: row.install } : null;
+}
+
+/** Every store this session lost, with why and its install row, latest first (the stores list names them). */
+export async function findEndedGrants(
+  db: DbOrTx,
+  sessionId: string,
+): Promise<{ reason: GrantEndReason; endedAt: Date; install: Install }[]> {
+  const rows = await db
+    .select({ reason: endedGrants.reason, endedAt: endedGrants.endedAt, install: installs })
+    .from(endedGrants)
+    .innerJoin(installs, eq(installs.storeId, endedGrants.storeId))
+    .where(eq(endedGrants.sessionId, sessionId))
+    .orderBy(sql`${endedGrants.endedAt} desc`, asc(installs.storeId));
+  return rows.map((row) => ({ ...row, reason: row.reason as GrantEndReason }));
+}
+
+/** Forgets endings older than `before` (what `npm run data:purge` clears). Returns how many. */
+export async function deleteEndedGrantsBefore(db: DbOrTx, before: Date): Promise<number> {
+  const rows = await db.delete(endedGrants).where(lt(endedGrants.endedAt, before)).returning({ id: endedGrants.sessionId });
+  return rows.length;
+}
+
 /** Ends one session: every copy of its cookie stops working. Returns whether a session was there. */
 export async function deleteSession(db: DbOrTx, id: string): Promise<boolean> {
   const rows = await db.delete(sessions).where(eq(sessions.id, id)).returning({ id: sessions.id });
@@ -108,24 +166,21 @@ export async function deleteSession(db: DbOrTx, id: string): Promise<boolean> {
 }
 
 /** Sign out everywhere for a store: ends every session that holds it (with all their stores). Returns how many. */
-export async function deleteSessionsHoldingStore(db: DbOrTx, storeId: number): Promise<number> {
-  const rows = await db
-    .delete(sessions)
-    .where(
-      inArray(
-        sessions.id,
-        db.select({ id: sessionStores.sessionId }).from(sessionStores).where(eq(sessionStores.storeId, storeId)),
-      ),
-    )
-    .returning({ id: sessions.id });
-  return rows.length;
+export async function deleteSessionsHoldingStore(db: DbOrTx, storeId: number, now: Date = new Date()): Promise<number> {
+  return db.transaction(async (tx) => {
+    const holding = tx.select({ id: sessionStores.sessionId }).from(sessionStores).where(eq(sessionStores.storeId, storeId));
+    await recordEndedGrants(tx, inArray(sessionStores.sessionId, holding), "signed_out_everywhere", now);
+    const rows = await tx.delete(sessions).where(inArray(sessions.id, holding)).returning({ id: sessions.id });
+    return rows.length;
+  });
 }
 
 /**
  * The platform cut the app off from a store (uninstall, revoked token): no session opens it any more, and a later
  * install opens it only in the browser that consents. Other stores of those sessions stay open.
  */
-export async function revokeStoreFromSessions(db: DbOrTx, storeId: number): Promise<number> {
+export async function revokeStoreFromSessions(db: DbOrTx, storeId: number, now: Date = new Date()): Promise<number> {
+  await recordEndedGrants(db, eq(sessionStores.storeId, storeId), "store_closed", now);
   const rows = await db
     .delete(sessionStores)
     .where(eq(sessionStores.storeId, storeId))
@@ -140,10 +195,12 @@ export async function deleteExpiredSessions(
 ): Promise<number> {
   const idleCutoff = new Date(input.now.getTime() - input.idleTimeoutMs);
   const lifetimeCutoff = new Date(input.now.getTime() - input.absoluteLifetimeMs);
-  const rows = await db
-    .delete(sessions)
-    // At exactly a limit the session is over (lib/session-policy.ts), hence lte.
-    .where(or(lte(sessions.lastSeenAt, idleCutoff), lte(sessions.createdAt, lifetimeCutoff)))
-    .returning({ id: sessions.id });
-  return rows.length;
+  // At exactly a limit the session is over (lib/session-policy.ts), hence lte.
+  const expired = or(lte(sessions.lastSeenAt, idleCutoff), lte(sessions.createdAt, lifetimeCutoff));
+  return db.transaction(async (tx) => {
+    const ids = tx.select({ id: sessions.id }).from(sessions).where(expired);
+    await recordEndedGrants(tx, inArray(sessionStores.sessionId, ids), "expired", input.now);
+    const rows = await tx.delete(sessions).where(expired).returning({ id: sessions.id });
+    return rows.length;
+  });
 }

@@ -26,9 +26,12 @@ export function formatsFor(locale: Locale, timeZone: string): Formats {
   const cached = cache.get(cacheKey);
   if (cached) return cached;
   const tag = INTL_LOCALE[locale];
-  // fr-DZ's CLDR data prints 12-hour times; Algerian French writes 16:30.
-  const hourCycle = locale === "fr" ? "h23" : undefined;
-  const dateTime = new Intl.DateTimeFormat(tag, { timeZone, dateStyle: "medium", timeStyle: "short", hourCycle });
+  // 24-hour times in every locale: fr-DZ's and ar-DZ's CLDR data print 12-hour ones (ص/م in Arabic), and the
+  // merchants write 16:30.
+  const hourCycle = "h23";
+  // One date format per locale on every page: day, short month name and year spelled out (dateStyle "medium" is
+  // all digits in ar-DZ, "04/03/2026", where the other pages write "4 مارس 2026").
+  const dateTime = new Intl.DateTimeFormat(tag, { timeZone, year: "numeric", month: "short", day: "numeric", hour: "2-digit", minute: "2-digit", hourCycle });
   const withZone = new Intl.DateTimeFormat(tag, {
     timeZone,
     year: "numeric",

@@ -11,15 +11,15 @@ export type OverviewFormat = ReturnType<typeof overviewFormat>;
 export function overviewFormat(locale: Locale) {
   const tag = INTL_LOCALE[locale];
   const STORE_TIME_ZONE = env.STORE_TIME_ZONE;
-  // fr-DZ's CLDR data prints 12-hour times; Algerian French writes 16:30 (as lib/ui/format.ts does).
-  const hourCycle = locale === "fr" ? "h23" : undefined;
+  // 24-hour times in every locale, as lib/ui/format.ts prints them.
+  const hourCycle = "h23";
   const integer = new Intl.NumberFormat(tag, { maximumFractionDigits: 0 });
   const decimal = new Intl.NumberFormat(tag, { maximumFractionDigits: 2 });
   const money = new Intl.NumberFormat(tag, { style: "currency", currency: "DZD", minimumFractionDigits: 2, maximumFractionDigits: 2 });
   const percent = new Intl.NumberFormat(tag, { style: "percent", maximumFractionDigits: 1 });
   const day = new Intl.DateTimeFormat(tag, { timeZone: "UTC", day: "numeric", month: "short", year: "numeric" });
   const shortDay = new Intl.DateTimeFormat(tag, { timeZone: "UTC", day: "numeric", month: "short" });
-  const time = new Intl.DateTimeFormat(tag, { timeZone: STORE_TIME_ZONE, dateStyle: "medium", timeStyle: "medium", hourCycle });
+  const time = new Intl.DateTimeFormat(tag, { timeZone: STORE_TIME_ZONE, year: "numeric", month: "short", day: "numeric", hour: "2-digit", minute: "2-digit", second: "2-digit", hourCycle });
   const zone = new Intl.DateTimeFormat(tag, { timeZone: STORE_TIME_ZONE, timeZoneName: "short" });
   const calendar = (value: string) => {
     const ms = Date.parse(`${value}T00:00:00Z`);

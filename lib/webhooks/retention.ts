@@ -1,7 +1,7 @@
 import { and, asc, eq, lt, or, type SQL } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { deleteOrdersOfStores } from "@/db/queries/orders";
-import { deleteExpiredSessions } from "@/db/queries/sessions";
+import { deleteEndedGrantsBefore, deleteExpiredSessions } from "@/db/queries/sessions";
 import { deleteSyncStateOfStores } from "@/db/queries/sync-state";
 import { deleteEventsBefore, deleteEventsOfStores } from "@/db/queries/webhook-events";
 import { installs } from "@/db/schema";
@@ -74,5 +74,7 @@ export async function purgeUninstalledStores(
     idleTimeoutMs: IDLE_TIMEOUT_MS,
     absoluteLifetimeMs: ABSOLUTE_LIFETIME_MS,
   });
+  // No browser still carries the cookie of a session older than its lifetime: the reasons it ended are unread.
+  await deleteEndedGrantsBefore(db, new Date(now.getTime() - ABSOLUTE_LIFETIME_MS));
   return result;
 }

@@ -63,7 +63,7 @@ async function openEdit(page: Page, name: string): Promise<Locator> {
   const id = await row(page, name).getAttribute("data-category-id");
   const target = page.locator(`article[data-category-id="${id}"]`);
   const toggle = target.getByRole("button", { name: `Edit “${name}”` });
-  // The panel stays open after a save, so only a closed one is opened.
+  // A save closes the panel; one left open by a refusal is not toggled shut.
   if ((await toggle.getAttribute("aria-expanded")) !== "true") await toggle.click();
   return target.locator("form").first();
 }
@@ -107,14 +107,16 @@ test("creates, renames, changes status, moves and deletes categories", async ({ 
   let edit = await openEdit(page, "Caftans brodés");
   await edit.getByLabel("Name").fill("قفاطين مطرزة");
   await edit.getByRole("button", { name: "Save changes" }).click();
-  await expect(edit.getByRole("status")).toHaveText("Saved “قفاطين مطرزة”.");
+  // One toast for the page names the change; the form closes and its row's Edit button keeps the focus.
+  await expect(page.locator("[data-toast]")).toHaveText("Renamed “Caftans brodés” to “قفاطين مطرزة”.");
+  await expect(row(page, "قفاطين مطرزة").getByRole("button", { name: "Edit “قفاطين مطرزة”" })).toBeFocused();
   await expect(page.getByRole("heading", { level: 3, name: "قفاطين مطرزة" })).toHaveAttribute("dir", "auto");
 
   // Status.
   edit = await openEdit(page, "Soldes");
   await edit.getByLabel("Status").selectOption("inactive");
   await edit.getByRole("button", { name: "Save changes" }).click();
-  await expect(edit.getByRole("status")).toHaveText("Saved “Soldes”.");
+  await expect(page.locator("[data-toast]")).toHaveText("Saved “Soldes”.");
   await expect(row(page, "Soldes").locator("div").first()).toContainText("Inactive");
 
   // Move a subcategory under another top-level category.
@@ -122,6 +124,7 @@ test("creates, renames, changes status, moves and deletes categories", async ({ 
   await edit.getByLabel("Parent").selectOption({ label: "Abayas" });
   await edit.getByRole("button", { name: "Save changes" }).click();
   await expect.poll(() => childNames(page, "Abayas")).toContain("قفاطين مطرزة");
+  await expect(page.locator("[data-toast]")).toHaveText("Moved “قفاطين مطرزة” under \u2068Abayas\u2069.");
   await expect(page.getByRole("list", { name: "Subcategories of Caftans" })).toHaveCount(0);
 
   // Delete the subcategory, then its former parent, now empty.
@@ -218,11 +221,16 @@ test("shows each refusal of the platform where it happened", async ({ page, cont
   await expect(edit.getByLabel("Parent")).toBeDisabled();
   await expect(edit.getByText("It has subcategories, so it stays at the top level")).toBeVisible();
 
-  // category_not_empty: Abayas holds products.
+  // category_not_empty: Abayas holds products, so Delete is unavailable up front and a tap on it says why, instead
+  // of letting the merchant meet the platform's refusal.
   const abayas = row(page, "Abayas");
-  await abayas.getByRole("button", { name: "Delete “Abayas”" }).click();
-  await abayas.getByRole("button", { name: "Delete category" }).click();
-  await expect(abayas.getByRole("alert")).toContainText("still holds products or subcategories");
+  const deleteAbayas = abayas.getByRole("button", { name: "Delete “Abayas”" });
+  await expect(deleteAbayas).toHaveAttribute("aria-disabled", "true");
+  await expect(deleteAbayas).toHaveAccessibleDescription("It holds products or subcategories: move or delete them first, then delete it.");
+  // A tap still reaches an aria-disabled button (Playwright waits for enabled ones unless forced).
+  await deleteAbayas.click({ force: true });
+  await expect(abayas.getByText("It holds products or subcategories")).toBeVisible();
+  await expect(abayas.getByRole("button", { name: "Delete category" })).toHaveCount(0);
   await screenshot(page, "categories-refusals");
 
   // 404: someone else deletes Soldes while its edit form is open here.

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { negotiateLocale, resolveLocale } from "@/i18n/negotiate";
-import { phoneVariants } from "@/lib/phone";
+import { phoneVariants, telHref } from "@/lib/phone";
 import { formatsFor } from "@/lib/ui/format";
 
 // U+200E/U+200F (direction marks) that Intl puts around Arabic currency; they are invisible, so tests ignore them.
@@ -32,8 +32,19 @@ describe("dates", () => {
   it("are in the stores' time zone, whatever the server's, with the zone named where asked", () => {
     const lateEvening = new Date("2026-03-04T23:30:00Z"); // 00:30 on 5 March in Algiers (UTC+1)
     expect(formatsFor("fr", "Africa/Algiers").dateTime(lateEvening)).toBe("5 mars 2026, 00:30");
-    expect(formatsFor("en", "Africa/Algiers").dateTimeWithZone(lateEvening)).toBe("Mar 5, 2026, 12:30 AM GMT+1");
-    expect(formatsFor("en", "UTC").dateTime(lateEvening)).toBe("Mar 4, 2026, 11:30 PM");
+    expect(formatsFor("en", "Africa/Algiers").dateTimeWithZone(lateEvening)).toBe("Mar 5, 2026, 00:30 GMT+1");
+    expect(formatsFor("en", "UTC").dateTime(lateEvening)).toBe("Mar 4, 2026, 23:30");
+  });
+
+  it("are 24-hour and in one format per locale, the same with or without the zone", () => {
+    const evening = new Date("2026-03-04T20:05:00Z");
+    for (const locale of ["ar", "fr", "en"] as const) {
+      const formats = formatsFor(locale, "UTC");
+      expect(formats.dateTime(evening)).toMatch(/20:05/);
+      expect(formats.dateTime(evening)).not.toMatch(/AM|PM|ص|م$/);
+      expect(formats.dateTimeWithZone(evening).startsWith(formats.dateTime(evening))).toBe(true);
+    }
+    expect(formatsFor("ar", "UTC").dateTime(evening)).toBe("4 مارس 2026، 20:05");
     expect(formatsFor("fr", "Africa/Algiers").zoneName).toBe("UTC+1");
   });
 });
@@ -63,5 +74,14 @@ describe("phone search", () => {
 
   it("matches anything else as typed, without spaces", () => {
     expect(phoneVariants("+33 6 12 34 56 78")).toEqual(["+33612345678"]);
+  });
+
+  it("dials an Algerian line in its international form, anything else as written, nothing without digits", () => {
+    expect(telHref("0550 12 34 56")).toBe("tel:+213550123456");
+    expect(telHref("00213-550-12-34-56")).toBe("tel:+213550123456");
+    expect(telHref("+33 6 12 34 56 78")).toBe("tel:+33612345678");
+    expect(telHref("—")).toBeNull();
+    expect(telHref("")).toBeNull();
+    expect(telHref(null)).toBeNull();
   });
 });

@@ -5,6 +5,7 @@ import { getTranslations } from "next-intl/server";
 import { z } from "zod";
 import { type ActionState, formValues, validatedAction } from "@/lib/actions/validated-action";
 import { log } from "@/lib/log";
+import { lostAccess } from "@/lib/lost-access";
 import { type CategoryPatch, interactivePlatform, isPlatformError, newIdempotencyKey } from "@/lib/platform";
 import { requireStore } from "@/lib/tenancy";
 import { CATEGORY_NAME_MAX_LENGTH } from "@/lib/ui/category-rules";
@@ -50,6 +51,23 @@ async function writeToPlatform(
   values: Record<string, string>,
   write: (storeId: number, t: Translate) => Promise<string>,
 ): Promise<ActionState> {
+  // A store this browser held but can no longer open (uninstalled, session ended): the form says the change was
+  // not made and why, rather than the page turning into a 404 under the store's header.
+  const lost = await lostAccess(storeIdParam);
+  if (lost) {
+    const t = (await getTranslations()) as Translate;
+    const closed = lost.reason === "uninstalled" || lost.reason === "revoked";
+    return {
+      ok: false,
+      message: closed
+        ? t("LostAccess.actionNotDoneClosed", { name: `\u2068${lost.storeName}\u2069` })
+        : t("LostAccess.actionNotDoneSignedOut"),
+      reinstall: closed,
+      values,
+      idempotencyKey,
+      resultId: globalThis.crypto.randomUUID(),
+    };
+  }
   const { storeId } = await requireStore(storeIdParam);
   // The body is part of the key: only true copies are joined; a different body with a reused key is the platform's to refuse.
   const flightKey = `${storeId}:${idempotencyKey}:${JSON.stringify(values)}`;

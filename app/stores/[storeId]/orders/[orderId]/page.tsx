@@ -11,6 +11,7 @@ import { getOrderDetail } from "@/db/queries/order-views";
 import { getUi } from "@/i18n/server";
 import { requireStore } from "@/lib/tenancy";
 import { orDash } from "@/lib/ui/format";
+import { telHref } from "@/lib/phone";
 import { isConnected } from "@/lib/installs/state";
 import { deliveryLabel, paymentLabel } from "@/lib/ui/order-labels";
 
@@ -116,7 +117,18 @@ async function Order({ params }: { params: Promise<{ storeId: string; orderId: s
                 {orDash(order.customerName)}
               </Field>
               <Field label={t("Order.phone")}>
-                <bdi dir="ltr">{orDash(order.customerPhone)}</bdi>
+                {telHref(order.customerPhone) ? (
+                  // A link to call: cash-on-delivery merchants phone the customer to confirm the order.
+                  <a
+                    href={telHref(order.customerPhone) ?? undefined}
+                    dir="ltr"
+                    className="inline-flex min-h-11 items-center font-medium text-indigo-700 underline underline-offset-2"
+                  >
+                    {order.customerPhone}
+                  </a>
+                ) : (
+                  <bdi dir="ltr">{orDash(order.customerPhone)}</bdi>
+                )}
               </Field>
               <Field label={t("Order.email")}>
                 <bdi dir="ltr" className="break-all">

@@ -1,0 +1,104 @@
+import "server-only";
+import { cache } from "react";
+import type { DbOrTx } from "@/db/client";
+import { getDb } from "@/db/index";
+import { findEndedGrant, findEndedGrants, findSessionStoreAccess, type GrantEndReason } from "@/db/queries/sessions";
+import type { Install } from "@/db/schema";
+import { currentSessionId } from "@/lib/session";
+import { sessionVerdict } from "@/lib/session-policy";
+import { isOpenInstall, parseStoreId } from "@/lib/tenancy";
+
+/**
+ * Why this browser can no longer open a store it held, so the page can say so instead of a bare 404. Only the
+ * browser whose session cookie held the store is told anything: any other browser (no cookie, or a session that
+ * never held it) gets null, and with it the same 404 as a store that does not exist, so ids cannot be probed.
+ */
+
+export type LostAccessReason =
+  /** The merchant uninstalled the app from the store: only installing it again helps. */
+  | "uninstalled"
+  /** The platform revoked the app's token: only installing it again helps. */
+  | "revoked"
+  /** This browser signed out. */
+  | "signed_out"
+  /** Someone signed out of this store on every device, from this browser or another. */
+  | "signed_out_everywhere"
+  /** The session ran past its idle timeout or its lifetime. */
+  | "expired";
+
+export type LostAccess = {
+  storeId: number;
+  storeName: string;
+  reason: LostAccessReason;
+  /** When it happened, when known (an uninstall's time as the platform sent it). */
+  at: Date | null;
+};
+
+/** What a closed install means to the merchant: uninstalled, or cut off by a revoked token. */
+function closedReason(install: Install): LostAccessReason {
+  return install.state === "revoked" ? "revoked" : "uninstalled";
+}
+
+function closedAt(install: Install): Date {
+  return install.uninstalledAt ?? install.stateChangedAt;
+}
+
+/** The explanation as a plain function of what the database holds, testable with any clock. */
+export async function explainLostAccess(
+  db: DbOrTx,
+  sessionId: string | null,
+  storeIdParam: string,
+  now: Date,
+): Promise<LostAccess | null> {
+  const storeId = parseStoreId(storeIdParam);
+  if (storeId === null || sessionId === null) return null;
+  const live = await findSessionStoreAccess(db, sessionId, storeId);
+  const install = live?.install;
+  if (live && install) {
+    const base = { storeId, storeName: install.storeName };
+    // The session still holds the store: the page is refused for the install's state or the session's age.
+    if (!isOpenInstall(install)) return { ...base, reason: closedReason(install), at: closedAt(install) };
+    if (sessionVerdict(live.session, now) !== "active") return { ...base, reason: "expired", at: null };
+    return null;
+  }
+  const ended = await findEndedGrant(db, sessionId, storeId);
+  if (!ended) return null;
+  const base = { storeId, storeName: ended.install.storeName };
+  // The store's state now wins over how the hold ended: signing in opens nothing on a store the app left.
+  if (!isOpenInstall(ended.install)) return { ...base, reason: closedReason(ended.install), at: closedAt(ended.install) };
+  return { ...base, reason: endedReason(ended.reason), at: ended.endedAt };
+}
+
+/** A store closed then installed again (from another browser): signing in is the fix, as after a sign-out. */
+function endedReason(reason: GrantEndReason): LostAccessReason {
+  return reason === "store_closed" ? "signed_out" : reason;
+}
+
+/**
+ * Every store this browser's session (live or ended) lost, latest first, except those it holds again: the list of
+ * stores names them instead of dropping them silently. Empty for a browser without a session cookie.
+ */
+export async function lostStores(db: DbOrTx, sessionId: string | null, held: readonly number[]): Promise<LostAccess[]> {
+  if (sessionId === null) return [];
+  const ended = await findEndedGrants(db, sessionId);
+  return ended
+    .filter((grant) => !held.includes(grant.install.storeId))
+    .map((grant) => {
+      const base = { storeId: grant.install.storeId, storeName: grant.install.storeName };
+      if (!isOpenInstall(grant.install)) return { ...base, reason: closedReason(grant.install), at: closedAt(grant.install) };
+      return { ...base, reason: endedReason(grant.reason), at: grant.endedAt };
+    });
+}
+
+/** The explanation for this browser's cookie, once per request and store. */
+export const lostAccess = cache(async (storeIdParam: string): Promise<LostAccess | null> => {
+  const sessionId = await currentSessionId();
+  if (sessionId === null) return null;
+  return explainLostAccess(await getDb(), sessionId, storeIdParam, new Date());
+});
+
+/** The store id of a store page's path ("/stores/101/orders" → "101"), or null for any other path. */
+export function storeIdOfPath(path: string | null): string | null {
+  const match = path ? /^\/stores\/([^/?#]+)(?:[/?#]|$)/.exec(path) : null;
+  return match?.[1] ?? null;
+}

@@ -1,0 +1,194 @@
+import AxeBuilder from "@axe-core/playwright";
+import { expect, test, type Browser, type BrowserContext, type Page } from "@playwright/test";
+import ar from "../../messages/ar.json" with { type: "json" };
+import en from "../../messages/en.json" with { type: "json" };
+import fr from "../../messages/fr.json" with { type: "json" };
+import { installThroughConsent } from "./support/install";
+import { APP_URL, emulatorControl } from "./support/servers";
+
+/**
+ * The UI points of issue 26, in the three locales, on phones where they are about phones: amounts on one line,
+ * the store switcher inside 320 px, whole order rows tappable with the number's distinguishing tail visible, the
+ * phone as a tel: link, 24-hour times, a pending navigation shown, no console error, and a category move that says
+ * where it went and keeps the focus on the row.
+ */
+
+const CATALOGUES = { ar, fr, en } as const;
+type Locale = keyof typeof CATALOGUES;
+const LOCALES: Locale[] = ["ar", "fr", "en"];
+const STORE = 101;
+
+async function screenshot(page: Page, name: string): Promise<void> {
+  await page.screenshot({ path: test.info().outputPath(`${name}.png`), fullPage: true });
+}
+
+async function browserIn(browser: Browser, locale: Locale, width: number): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({ viewport: { width, height: 844 } });
+  await context.addCookies([{ name: "NEXT_LOCALE", value: locale, url: APP_URL }]);
+  return { context, page: await context.newPage() };
+}
+
+/** The message with its {placeholders} filled, as the pages do. */
+function fill(message: string, values: Record<string, string>): string {
+  return message.replace(/\{(\w+)\}/g, (_, key: string) => values[key] ?? "");
+}
+
+async function noSeriousAxe(page: Page): Promise<void> {
+  const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]).analyze();
+  expect(results.violations.filter((violation) => violation.impact === "serious" || violation.impact === "critical")).toEqual([]);
+}
+
+async function documentWidth(page: Page): Promise<number> {
+  return page.evaluate(() => document.documentElement.scrollWidth);
+}
+
+test.beforeEach(async () => {
+  await emulatorControl("POST", "/_emulator/reset");
+});
+
+for (const locale of LOCALES) {
+  const m = CATALOGUES[locale];
+
+  test(`in ${locale}: amounts on one line, the switcher inside 320 px, tappable order rows, tel: links, 24-hour times`, async ({ browser }) => {
+    test.setTimeout(150_000);
+    const { context, page } = await browserIn(browser, locale, 390);
+    const errors: string[] = [];
+    page.on("console", (message) => {
+      // The app's own pages only: the emulator's consent screen (another origin) is not under test here.
+      if (message.type() === "error" && message.location().url.startsWith(APP_URL)) errors.push(`${message.text()} (${message.location().url})`);
+    });
+    page.on("pageerror", (error) => errors.push(error.message));
+    await emulatorControl("POST", `/_emulator/stores/${STORE}/settings`, { analyticsRevenueVisible: true });
+    await installThroughConsent(page, { storeIds: [STORE, 102, 103] });
+
+    // The key figures: each amount on one line, inside its tile, on a phone and on a desktop.
+    for (const width of [390, 1280]) {
+      await page.setViewportSize({ width, height: 900 });
+      await page.goto(`/stores/${STORE}?range=30d`);
+      await expect(page.locator('[data-kpi="revenue"][data-state="ok"]')).toBeVisible();
+      const values = page.locator("[data-kpi] [data-value]");
+      expect(await values.count()).toBeGreaterThan(2);
+      for (const value of await values.all()) {
+        const lines = await value.evaluate((element) => {
+          const range = document.createRange();
+          range.selectNodeContents(element);
+          return new Set([...range.getClientRects()].map((rect) => Math.round(rect.top))).size;
+        });
+        expect(lines, `${await value.innerText()} at ${width} px`).toBe(1);
+        expect(await value.evaluate((element) => element.scrollWidth <= element.clientWidth)).toBe(true);
+      }
+      if (width === 390) await screenshot(page, `overview-${locale}-390`);
+    }
+
+    // A client-side navigation shows it is pending: held here until the bar is seen, then let through.
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const ordersUrl = (url: URL) => url.pathname === `/stores/${STORE}/orders`;
+    await page.route(
+      ordersUrl,
+      async (route) => {
+        if (route.request().headers()["rsc"]) await held;
+        await route.continue();
+      },
+    );
+    await page.getByRole("navigation").getByRole("link", { name: m.Shell.orders, exact: true }).click();
+    await expect(page.locator("[data-navigating]")).toHaveCount(1);
+    expect(await page.evaluate(() => getComputedStyle(document.body, "::before").height)).toBe("3px");
+    release();
+    await expect(page).toHaveURL(new RegExp(`/stores/${STORE}/orders$`));
+    await expect(page.locator("[data-navigating]")).toHaveCount(0);
+    await page.unroute(ordersUrl);
+
+    // The store switcher, open, at 320 px: the page stays 320 px wide and the menu inside it.
+    await page.setViewportSize({ width: 320, height: 800 });
+    await page.goto(`/stores/${STORE}/orders`);
+    await page.locator("header details summary").click();
+    const menu = page.locator("header details nav");
+    await expect(menu).toBeVisible();
+    expect(await documentWidth(page)).toBe(320);
+    const box = await menu.boundingBox();
+    expect(box?.x).toBeGreaterThanOrEqual(0);
+    expect((box?.x ?? 0) + (box?.width ?? 0)).toBeLessThanOrEqual(320);
+    await screenshot(page, `switcher-open-${locale}-320`);
+    await page.locator("header details summary").click();
+
+    // Orders on a phone: every row is a tap target, and the 8 hex digits that tell orders apart are in full view.
+    for (const width of [320, 390]) {
+      await page.setViewportSize({ width, height: 844 });
+      await expect(async () => {
+        await page.goto(`/stores/${STORE}/orders`);
+        await expect(page.locator(".orders-table tbody tr").first()).toBeVisible({ timeout: 1_000 });
+      }).toPass({ timeout: 20_000 });
+      for (const tail of await page.locator(".orders-table tbody th a > span:last-child").all()) {
+        await expect(tail).toHaveText(/^[0-9a-f]{8}$/);
+        const fits = await tail.evaluate((element) => {
+          const own = element.getBoundingClientRect();
+          const cell = element.closest("th")?.getBoundingClientRect();
+          return element.scrollWidth <= element.clientWidth + 1 && !!cell && own.left >= cell.left - 1 && own.right <= cell.right + 1;
+        });
+        expect(fits).toBe(true);
+      }
+      // 24-hour times, in every locale.
+      const date = await page.locator(".orders-table tbody tr").first().locator("td").first().innerText();
+      expect(date).toMatch(/\b\d{2}:\d{2}\b/);
+      expect(date).not.toMatch(/\d{2}:\d{2}\s*(AM|PM|ص|م)/);
+      expect(await documentWidth(page)).toBe(width);
+      await screenshot(page, `orders-${locale}-${width}`);
+    }
+    // A tap on the row's status badge, far from the number, opens the order.
+    const first = page.locator(".orders-table tbody tr").first();
+    const href = (await first.locator("th a").getAttribute("href")) ?? "";
+    const badge = await first.locator("td").last().boundingBox();
+    expect(badge).not.toBeNull();
+    // A thumb's tap (mouse coordinates, not a click on the element: the row's link lies over the whole row).
+    await page.mouse.click((badge?.x ?? 0) + (badge?.width ?? 0) / 2, (badge?.y ?? 0) + (badge?.height ?? 0) / 2);
+    await expect(page).toHaveURL(new RegExp(`${href}$`));
+
+    // The order: the customer's phone is a link to call.
+    const tel = page.locator('a[href^="tel:"]');
+    await expect(tel).toHaveAttribute("href", /^tel:\+?\d{6,}$/);
+    await expect(tel).toHaveAttribute("dir", "ltr");
+    const telBox = await tel.boundingBox();
+    expect(telBox?.height).toBeGreaterThanOrEqual(44);
+    await screenshot(page, `order-${locale}-390`);
+    await noSeriousAxe(page);
+
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  test(`in ${locale}: a category moved under another says where it went, and the focus stays on its row`, async ({ browser }) => {
+    const { context, page } = await browserIn(browser, locale, 390);
+    await installThroughConsent(page, { storeIds: [STORE] });
+    await page.goto(`/stores/${STORE}/categories`);
+    const byName = (name: string) => page.locator("article[data-category-id]").filter({ has: page.getByRole("heading", { level: 3, name, exact: true }) }).first();
+    const soldes = byName("Soldes");
+    const id = await soldes.getAttribute("data-category-id");
+    const accessoiresId = await byName("Accessoires").getAttribute("data-category-id");
+
+    await soldes.locator("[data-row-edit]").click();
+    const form = soldes.locator("form").first();
+    await form.locator('select[name="parentId"]').selectOption({ label: "Accessoires" });
+    await form.locator('button[type="submit"]').click();
+
+    const toast = page.locator("[data-toast]");
+    await expect(toast).toHaveRole("status");
+    await expect(toast).toHaveText(fill(m.Categories.movedUnder, { name: "Soldes", parent: "\u2068Accessoires\u2069" }));
+    const moved = page.locator(`article[data-category-id="${accessoiresId}"] article[data-category-id="${id}"]`);
+    await expect(moved).toBeVisible();
+    await expect(moved.locator("[data-row-edit]")).toBeFocused();
+    await expect(moved).toBeInViewport();
+    await screenshot(page, `category-moved-${locale}-390`);
+
+    // A rename: one message (the last replaces it), the focus on the renamed row's Edit button.
+    const row = page.locator(`article[data-category-id="${id}"]`);
+    await row.locator("[data-row-edit]").click();
+    await row.locator('input[name="name"]').fill("Soldes d’été");
+    await row.locator('form button[type="submit"]').click();
+    await expect(toast).toHaveText(fill(m.Categories.renamed, { from: "Soldes", name: "Soldes d’été" }));
+    await expect(page.locator("[data-toast], [role=status][data-outcome=ok]").filter({ hasText: /\S/ })).toHaveCount(1);
+    await expect(row.locator("[data-row-edit]")).toBeFocused();
+    await noSeriousAxe(page);
+    await context.close();
+  });
+}
