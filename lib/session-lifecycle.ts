@@ -1,6 +1,6 @@
 import type { Db, DbOrTx } from "@/db/client";
-import { deleteSession, deleteSessionsHoldingStore, findSession, openSession } from "@/db/queries/sessions";
-import { newSessionSecret, sessionIdOf, sessionVerdict } from "@/lib/session-policy";
+import { deleteSession, deleteSessionChain, deleteSessionsHoldingStore, findSession, openSession } from "@/db/queries/sessions";
+import { ABSOLUTE_LIFETIME_MS, grantCutoff, newSessionSecret, sessionIdOf, sessionVerdict } from "@/lib/session-policy";
 
 /**
  * What signing in and out does to the sessions table, free of cookies (lib/session.ts carries the secret to and
@@ -9,8 +9,11 @@ import { newSessionSecret, sessionIdOf, sessionVerdict } from "@/lib/session-pol
 
 /**
  * After a consent: a new session (new secret, new id) holding the stores just chosen. A live session of the same
- * browser (`previousId`) hands over its stores and ends, so adding a store never loses the others; an expired one
- * hands over nothing. Sessions of other browsers are untouched: consenting on a phone leaves the laptop signed in.
+ * browser (`previousId`) hands over its stores with their grant times and ends, so adding a store never loses the
+ * others nor extends them; an expired one hands over nothing. The replacement is remembered for as long as the old
+ * cookie can be presented, so signing out with it ends the new session too (a copied cookie used to consent again
+ * dies with the merchant's sign-out). Sessions of other browsers are untouched: consenting on a phone leaves the
+ * laptop signed in.
  */
 export async function signIn(
   db: Db,
@@ -21,13 +24,24 @@ export async function signIn(
   if (previous && !carry && input.previousId) await deleteSession(db, input.previousId);
   const secret = newSessionSecret();
   const id = sessionIdOf(secret);
-  await openSession(db, { id, now: input.now, storeIds: input.storeIds, replacing: carry ? input.previousId : null });
+  const replacing =
+    carry && previous && input.previousId
+      ? {
+          id: input.previousId,
+          grantedAfter: grantCutoff(input.now),
+          rememberUntil: new Date(previous.createdAt.getTime() + ABSOLUTE_LIFETIME_MS),
+        }
+      : null;
+  await openSession(db, { id, now: input.now, storeIds: input.storeIds, replacing });
   return { secret, id };
 }
 
-/** Sign out: the session ends on the server, so a copy of the cookie opens nothing either. */
+/**
+ * Sign out: the session ends on the server, so a copy of the cookie opens nothing either, and so does every session
+ * that replaced it by a later consent (a copy of this cookie may have been used to consent again).
+ */
 export async function signOut(db: DbOrTx, id: string | null): Promise<boolean> {
-  return id === null ? false : deleteSession(db, id);
+  return id === null ? false : deleteSessionChain(db, id);
 }
 
 /** Sign out everywhere for one store: every session holding it ends, this browser's included. */

@@ -11,7 +11,14 @@ import { env } from "@/lib/env";
 import { log } from "@/lib/log";
 import { INSTALL_ATTEMPT_TTL_SECONDS } from "@/lib/oauth/pkce";
 import { signIn, signOut, signOutEverywhere } from "@/lib/session-lifecycle";
-import { isSessionSecret, SESSION_COOKIE_TTL_SECONDS, sessionIdOf, sessionVerdict, shouldTouch } from "@/lib/session-policy";
+import {
+  grantCutoff,
+  isSessionSecret,
+  SESSION_COOKIE_TTL_SECONDS,
+  sessionIdOf,
+  sessionVerdict,
+  shouldTouch,
+} from "@/lib/session-policy";
 
 /**
  * Two sealed (encrypted and signed) cookies. The session cookie carries only a random secret; the session itself
@@ -77,9 +84,9 @@ export const currentSession = cache(async (): Promise<CurrentSession | null> => 
   const id = await currentSessionId();
   if (!id) return null;
   const db = await getDb();
-  const found = await findSessionInstalls(db, id);
-  if (!found) return null;
   const now = new Date();
+  const found = await findSessionInstalls(db, id, grantCutoff(now));
+  if (!found) return null;
   if (sessionVerdict(found.session, now) !== "active") {
     // Stryker disable next-line StringLiteral: equivalent, afterSessionRead ends the session for any action but "touch"
     afterSessionRead(db, id, "end", now);
