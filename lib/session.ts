@@ -35,21 +35,35 @@ export type InstallAttemptCookie = { attempts?: unknown };
 // iron-session sets the cookie's max-age to ttl - 60 s; this keeps the attempt cookie at exactly 10 minutes.
 const ATTEMPT_TTL_SECONDS = INSTALL_ATTEMPT_TTL_SECONDS + 60;
 
+/**
+ * Served over https (every real deploy: production refuses any other APP_URL but loopback), both cookies carry the
+ * `__Host-` prefix: the browser then takes them only with Secure, Path=/ and no Domain, so no sibling subdomain
+ * can plant or shadow one (a planted session would otherwise be merged into the victim's at the next consent).
+ * Browsers refuse that prefix without https, so plain http://localhost development keeps the plain names.
+ */
+function servedOverHttps(): boolean {
+  return env.APP_URL.startsWith("https://");
+}
+
+function cookieName(name: string): string {
+  return servedOverHttps() ? `__Host-${name}` : name;
+}
+
 function cookieOptions(): SessionOptions["cookieOptions"] {
   return {
     httpOnly: true,
-    secure: env.NODE_ENV === "production",
+    secure: env.NODE_ENV === "production" || servedOverHttps(),
     sameSite: "lax",
     path: "/",
   };
 }
 
 export function sessionOptions(): SessionOptions {
-  return { cookieName: "app_session", password: env.SESSION_SECRET, ttl: SESSION_COOKIE_TTL_SECONDS, cookieOptions: cookieOptions() };
+  return { cookieName: cookieName("app_session"), password: env.SESSION_SECRET, ttl: SESSION_COOKIE_TTL_SECONDS, cookieOptions: cookieOptions() };
 }
 
 export function installAttemptOptions(): SessionOptions {
-  return { cookieName: "app_install", password: env.SESSION_SECRET, ttl: ATTEMPT_TTL_SECONDS, cookieOptions: cookieOptions() };
+  return { cookieName: cookieName("app_install"), password: env.SESSION_SECRET, ttl: ATTEMPT_TTL_SECONDS, cookieOptions: cookieOptions() };
 }
 
 async function sessionCookie(): Promise<IronSession<SessionCookie>> {
