@@ -6,10 +6,13 @@ import { log } from "@/lib/log";
 import { exchangeCode, type OAuthClient } from "@/lib/oauth/token-client";
 import { checkCallback } from "./callback";
 import type { FailureReason } from "./failure-reasons";
+import { admitTokenCall } from "./install-budget";
 import type { InstallAttempt } from "./pkce";
 import { failureReasonFor } from "./token-response";
 
-export type CallbackOutcome = { ok: true; installs: Install[] } | { ok: false; reason: FailureReason };
+export type CallbackOutcome =
+  | { ok: true; installs: Install[] }
+  | { ok: false; reason: FailureReason; /** For the waiting reasons: how long until a new attempt can succeed. */ retryAfterMs?: number };
 
 /**
  * Everything GET /oauth/callback does besides cookies: check the answer against this browser's attempt (no network
@@ -18,13 +21,38 @@ export type CallbackOutcome = { ok: true; installs: Install[] } | { ok: false; r
  */
 export async function completeInstall(
   db: Db,
-  input: { params: URLSearchParams; attempt: InstallAttempt | null; client: OAuthClient; now?: number; ring?: TokenKeyRing },
+  input: {
+    params: URLSearchParams;
+    attempt: InstallAttempt | null;
+    client: OAuthClient;
+    /**
+     * The client address the callback came from: the state is spent and the budgets (lib/oauth/install-budget.ts)
+     * are taken before any token call. The route always gives it; tests of the exchange alone may leave it out.
+     */
+    address?: string;
+    now?: number;
+    ring?: TokenKeyRing;
+  },
 ): Promise<CallbackOutcome> {
-  const check = checkCallback(input.params, input.attempt, input.now ?? Date.now());
+  const now = input.now ?? Date.now();
+  const check = checkCallback(input.params, input.attempt, now);
   if (!check.ok) {
     // Stryker disable next-line StringLiteral,ObjectLiteral: log text only; the reason is returned and tested
     log.info("install callback refused", { reason: check.reason });
     return check;
+  }
+  if (input.address !== undefined && input.attempt) {
+    const admission = await admitTokenCall(db, {
+      state: input.attempt.state,
+      startedAt: input.attempt.startedAt,
+      address: input.address,
+      now: new Date(now),
+    });
+    if (!admission.ok) {
+      // Stryker disable next-line StringLiteral,ObjectLiteral: log text only; the reason is returned and tested
+      log.warn("install callback held back", { reason: admission.reason });
+      return admission;
+    }
   }
   try {
     const exchange = await exchangeCode(input.client, { code: check.code, codeVerifier: check.codeVerifier });
