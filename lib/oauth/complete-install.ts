@@ -26,10 +26,11 @@ export async function completeInstall(
     attempt: InstallAttempt | null;
     client: OAuthClient;
     /**
-     * The client address the callback came from: the state is spent and the budgets (lib/oauth/install-budget.ts)
-     * are taken before any token call. The route always gives it; tests of the exchange alone may leave it out.
+     * Given (the route always gives it), the state is spent and the budgets (lib/oauth/install-budget.ts) are
+     * taken before any token call; `address` is the client's, null on a rehearsal. Tests of the exchange alone
+     * leave it out.
      */
-    address?: string;
+    admission?: { address: string | null };
     now?: number;
     ring?: TokenKeyRing;
   },
@@ -41,11 +42,11 @@ export async function completeInstall(
     log.info("install callback refused", { reason: check.reason });
     return check;
   }
-  if (input.address !== undefined && input.attempt) {
+  if (input.admission && input.attempt) {
     const admission = await admitTokenCall(db, {
       state: input.attempt.state,
       startedAt: input.attempt.startedAt,
-      address: input.address,
+      address: input.admission.address,
       now: new Date(now),
     });
     if (!admission.ok) {

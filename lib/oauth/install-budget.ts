@@ -2,6 +2,8 @@ import { createHash } from "node:crypto";
 import type { Db } from "@/db/client";
 import { deleteOAuthBucketsBefore, OAUTH_BUCKET_PREFIX, takeSlot, windowUsage } from "@/db/queries/rate-buckets";
 import { deleteSpentStatesBefore, spendState } from "@/db/queries/spent-states";
+import { isLocalPlatform, type Env } from "@/lib/env";
+import { clientAddress } from "@/lib/http/client-address";
 import { INSTALL_ATTEMPT_TTL_SECONDS } from "./pkce";
 
 /**
@@ -30,6 +32,23 @@ export const TOKEN_ENDPOINT: Budget = { max: 60, windowMs: 300_000 };
 /** The app's token calls are counted per minute; a sliding 300 s window touches at most this many minutes. */
 const TOKEN_MINUTES = TOKEN_ENDPOINT.windowMs / MINUTE_MS + 1;
 const TOKEN_BUCKET = `${OAUTH_BUCKET_PREFIX}token`;
+
+/**
+ * The client address whose budgets a request spends, or null for a rehearsal on this machine (the app and the
+ * platform on loopback: `npm run dev`, the browser tests): there is one client there, the developer or the test
+ * runner, and it must be able to consent as often as it likes. The app's token budget still applies.
+ */
+export function budgetedClient(headers: Headers, config: { trustProxyHops: number; rehearsal: boolean }): string | null {
+  return config.rehearsal ? null : clientAddress(headers, config.trustProxyHops);
+}
+
+/** budgetedClient's configuration from the validated environment. */
+export function budgetConfig(
+  settings: Pick<Env, "TRUST_PROXY_HOPS" | "APP_URL" | "SVC_AUTH_URL" | "SVC_API_URL">,
+): { trustProxyHops: number; rehearsal: boolean } {
+  const { APP_URL, SVC_AUTH_URL, SVC_API_URL } = settings;
+  return { trustProxyHops: settings.TRUST_PROXY_HOPS, rehearsal: isLocalPlatform({ APP_URL, SVC_AUTH_URL, SVC_API_URL }) };
+}
 
 export type BudgetVerdict = { ok: true } | { ok: false; retryAfterMs: number };
 
@@ -133,15 +152,18 @@ export type Admission =
 
 /**
  * Whether a callback that passed every check may now spend a token call: its state was never presented before
- * (a replay is refused as expired), its client address has callbacks left, and so does the app's token budget.
+ * (a replay is refused as expired), its client address has callbacks left (null: a rehearsal, no per-address
+ * budget), and so does the app's token budget.
  */
 export async function admitTokenCall(
   db: Db,
-  input: { state: string; startedAt: number; address: string; now: Date },
+  input: { state: string; startedAt: number; address: string | null; now: Date },
 ): Promise<Admission> {
   if (!(await spendInstallState(db, input))) return { ok: false, reason: "expired" };
-  const address = await takeAddressBudget(db, { kind: "callback", address: input.address, now: input.now });
-  if (!address.ok) return { ok: false, reason: "too_many_attempts", retryAfterMs: address.retryAfterMs };
+  if (input.address !== null) {
+    const address = await takeAddressBudget(db, { kind: "callback", address: input.address, now: input.now });
+    if (!address.ok) return { ok: false, reason: "too_many_attempts", retryAfterMs: address.retryAfterMs };
+  }
   const app = await takeTokenBudget(db, input.now);
   if (!app.ok) return { ok: false, reason: "platform_busy", retryAfterMs: app.retryAfterMs };
   return { ok: true };
@@ -154,10 +176,12 @@ export async function admitTokenCall(
  */
 export async function installHold(
   db: Db,
-  input: { address: string; now: Date },
+  input: { address: string | null; now: Date },
 ): Promise<{ reason: "too_many_attempts" | "platform_busy"; minutes: number } | null> {
-  const address = await takeAddressBudget(db, { kind: "install", address: input.address, now: input.now });
-  if (!address.ok) return { reason: "too_many_attempts", minutes: minutesToWait(address.retryAfterMs) };
+  if (input.address !== null) {
+    const address = await takeAddressBudget(db, { kind: "install", address: input.address, now: input.now });
+    if (!address.ok) return { reason: "too_many_attempts", minutes: minutesToWait(address.retryAfterMs) };
+  }
   const app = await tokenBudgetOpen(db, input.now);
   if (!app.ok) return { reason: "platform_busy", minutes: minutesToWait(app.retryAfterMs) };
   return null;

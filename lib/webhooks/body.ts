@@ -48,7 +48,8 @@ export async function readLimitedBody(
       chunk = await readBefore(reader, deadlineAt);
     } catch (error) {
       if (!(error instanceof BodyDeadline)) throw error;
-      await reader.cancel().catch(() => {});
+      // The stream is left as it is, not cancelled: under Next, cancelling a request body still being sent holds
+      // back the answer until the sender finishes. The 408 goes out with `Connection: close`, which ends it.
       return { ok: false, reason: "timeout" };
     }
     const { done, value } = chunk;

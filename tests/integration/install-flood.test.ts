@@ -10,6 +10,8 @@ import { setLogSink } from "@/lib/log";
 import { completeInstall } from "@/lib/oauth/complete-install";
 import {
   admitTokenCall,
+  budgetConfig,
+  budgetedClient,
   CALLBACKS_PER_ADDRESS,
   installHold,
   INSTALLS_PER_ADDRESS,
@@ -103,7 +105,7 @@ async function consent(storeIds: number[]): Promise<{ attempt: InstallAttempt; c
 async function bogusCallback(address: string) {
   const { attempt } = await startInstallAttempt();
   const params = new URLSearchParams({ state: attempt.state, code: randomBytes(32).toString("hex") });
-  return completeInstall(handle.db, { params, attempt, client, address, ring });
+  return completeInstall(handle.db, { params, attempt, client, admission: { address }, ring });
 }
 
 describe("the install flow under a flood (emulator's token limit on)", () => {
@@ -118,7 +120,7 @@ describe("the install flow under a flood (emulator's token limit on)", () => {
 
     const { attempt, callback } = await consent([101, 103]);
     const before = tokenCalls;
-    const outcome = await completeInstall(handle.db, { params: callback, attempt, client, address: MERCHANT, ring });
+    const outcome = await completeInstall(handle.db, { params: callback, attempt, client, admission: { address: MERCHANT }, ring });
     expect(outcome.ok).toBe(true);
     expect(tokenCalls).toBe(before + 1);
     expect((await listAllInstalls(handle.db)).map((row) => row.storeId)).toEqual([101, 103]);
@@ -126,10 +128,10 @@ describe("the install flow under a flood (emulator's token limit on)", () => {
 
   it("a replayed callback never reaches the token endpoint", async () => {
     const { attempt, callback } = await consent([101]);
-    expect((await completeInstall(handle.db, { params: callback, attempt, client, address: MERCHANT, ring })).ok).toBe(true);
+    expect((await completeInstall(handle.db, { params: callback, attempt, client, admission: { address: MERCHANT }, ring })).ok).toBe(true);
     const calls = tokenCalls;
     // The same attempt (a copy of the attempt cookie) with the same answer, from anywhere.
-    expect(await completeInstall(handle.db, { params: callback, attempt, client, address: ATTACKER, ring })).toEqual({
+    expect(await completeInstall(handle.db, { params: callback, attempt, client, admission: { address: ATTACKER }, ring })).toEqual({
       ok: false,
       reason: "expired",
     });
@@ -187,6 +189,25 @@ describe("install budgets (chosen clock)", () => {
     expect(await admit("s-6", ATTACKER)).toEqual({ ok: false, reason: "too_many_attempts", retryAfterMs: 9.5 * MINUTE });
     for (let i = 0; i < TOKEN_ENDPOINT.max - 5; i += 1) await takeTokenBudget(handle.db, T0);
     expect(await admit("s-7", MERCHANT)).toEqual({ ok: false, reason: "platform_busy", retryAfterMs: 5.5 * MINUTE });
+  });
+
+  it("on a rehearsal (app and platform on this machine) a client has no per-address budget, the app's still applies", async () => {
+    const headers = new Headers({ "x-app-peer-address": "127.0.0.1" });
+    expect(budgetedClient(headers, { trustProxyHops: 0, rehearsal: true })).toBeNull();
+    expect(budgetedClient(headers, { trustProxyHops: 0, rehearsal: false })).toBe("127.0.0.1");
+    const local = { TRUST_PROXY_HOPS: 0, APP_URL: "http://localhost:3000", SVC_AUTH_URL: "http://localhost:4000", SVC_API_URL: "http://127.0.0.1:4000" };
+    expect(budgetConfig(local)).toEqual({ trustProxyHops: 0, rehearsal: true });
+    expect(budgetConfig({ ...local, TRUST_PROXY_HOPS: 2, APP_URL: "https://app.example.com" })).toEqual({ trustProxyHops: 2, rehearsal: false });
+    for (let i = 0; i < INSTALLS_PER_ADDRESS.max + 1; i += 1) expect(await installHold(handle.db, { address: null, now: T0 })).toBeNull();
+    for (let i = 0; i < CALLBACKS_PER_ADDRESS.max + 1; i += 1) {
+      expect(await admitTokenCall(handle.db, { state: `r-${i}`, startedAt: T0.getTime(), address: null, now: T0 })).toEqual({ ok: true });
+    }
+    for (let i = 0; i < TOKEN_ENDPOINT.max - CALLBACKS_PER_ADDRESS.max - 1; i += 1) await takeTokenBudget(handle.db, T0);
+    expect(await admitTokenCall(handle.db, { state: "r-last", startedAt: T0.getTime(), address: null, now: T0 })).toMatchObject({
+      ok: false,
+      reason: "platform_busy",
+    });
+    expect(await installHold(handle.db, { address: null, now: T0 })).toMatchObject({ reason: "platform_busy" });
   });
 
   it("forgets a spent state once its attempt has expired, and the budgets' old windows", async () => {

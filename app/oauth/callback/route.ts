@@ -1,12 +1,11 @@
 import { after, NextResponse, type NextRequest } from "next/server";
 import { getDb } from "@/db/index";
 import { env } from "@/lib/env";
-import { clientAddress } from "@/lib/http/client-address";
 import { log } from "@/lib/log";
 import { backfillInstalledStores } from "@/lib/oauth/after-install";
 import { completeInstall } from "@/lib/oauth/complete-install";
 import { failurePath } from "@/lib/oauth/failure-reasons";
-import { minutesToWait } from "@/lib/oauth/install-budget";
+import { budgetConfig, budgetedClient, minutesToWait } from "@/lib/oauth/install-budget";
 import { liveAttempts, takeAttempt } from "@/lib/oauth/install-attempts";
 import { landingAfterInstall } from "@/lib/oauth/return-path";
 import { oauthClientFromEnv } from "@/lib/oauth/token-client";
@@ -46,7 +45,9 @@ export async function GET(request: NextRequest) {
     params: request.nextUrl.searchParams,
     attempt,
     client: oauthClientFromEnv(),
-    address: clientAddress(request.headers, env.TRUST_PROXY_HOPS),
+    admission: {
+      address: budgetedClient(request.headers, budgetConfig(env)),
+    },
   });
   if (!outcome.ok) {
     const wait = outcome.retryAfterMs === undefined ? undefined : minutesToWait(outcome.retryAfterMs);
