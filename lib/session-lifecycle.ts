@@ -1,5 +1,5 @@
 import type { Db, DbOrTx } from "@/db/client";
-import { deleteSession, deleteSessionChain, deleteSessionsHoldingStore, findSession, openSession } from "@/db/queries/sessions";
+import { deleteSessionChain, deleteSessionsHoldingStore, findSession, openSession } from "@/db/queries/sessions";
 import { ABSOLUTE_LIFETIME_MS, grantCutoff, newSessionSecret, sessionIdOf, sessionVerdict } from "@/lib/session-policy";
 
 /**
@@ -21,7 +21,9 @@ export async function signIn(
 ): Promise<{ secret: string; id: string }> {
   const previous = input.previousId ? await findSession(db, input.previousId) : null;
   const carry = previous !== null && sessionVerdict(previous, input.now) === "active";
-  if (previous && !carry && input.previousId) await deleteSession(db, input.previousId);
+  // A cookie of no live session: expired (deleted now), or replaced by a consent made with a copy of it in
+  // another browser (this browser never saw the replacing cookie). Either way the sessions that replaced it end.
+  if (!carry && input.previousId) await deleteSessionChain(db, input.previousId);
   const secret = newSessionSecret();
   const id = sessionIdOf(secret);
   const replacing =

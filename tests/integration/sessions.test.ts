@@ -240,6 +240,17 @@ describe(`server-side sessions (${databaseKind()})`, () => {
     expect(await handle.db.select().from(sessionReplacements)).toEqual([]);
   });
 
+  it("signing in again with a cookie a copy of it replaced also ends the replacing sessions", async () => {
+    await install([{ storeId: 104, installId: 4 }]);
+    const merchant = await device([101, 102]);
+    const copy = await device([104], at(5 * MINUTE), merchant);
+    // The merchant's browser still holds the first cookie, which opens nothing now: the merchant signs in again.
+    const again = await device([101], at(6 * MINUTE), merchant);
+    expect(await findSession(handle.db, copy)).toBeNull();
+    expect(await opens(again, 101, at(7 * MINUTE))).toBe(true);
+    expect(await opens(again, 102, at(7 * MINUTE))).toBe(false);
+  });
+
   it("signing out from the middle of a chain ends the sessions that followed it", async () => {
     const first = await device([101]);
     const second = await device([102], at(MINUTE), first);
