@@ -259,7 +259,10 @@ function isLoopback(url: string | undefined): boolean {
  * forward proxy or tunnel to the real platform): its webhooks must not be forgeable with a secret published here.
  */
 export function isLocalPlatform(raw: RawEnv): boolean {
-  return isLoopback(raw.APP_URL) && isLoopback(raw.SVC_AUTH_URL) && isLoopback(raw.SVC_API_URL);
+  // An APP_URL not given yet (`npm run setup` asks for the platform's hosts first) does not decide it; production
+  // refuses to start without one anyway.
+  const appLocal = raw.APP_URL === undefined || isLoopback(raw.APP_URL);
+  return appLocal && isLoopback(raw.SVC_AUTH_URL) && isLoopback(raw.SVC_API_URL);
 }
 
 /** What production refuses beyond the schema, one problem per variable; values are compared, never printed. */
