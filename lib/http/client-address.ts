@@ -17,15 +17,19 @@ export const UNKNOWN_CLIENT = "unknown";
 
 export function clientAddress(headers: Headers, trustProxyHops: number): string {
   if (trustProxyHops <= 0) return normalise(headers.get(PEER_HEADER));
-  const entries = (headers.get("x-forwarded-for") ?? "")
+  const forwarded = headers.get("x-forwarded-for");
+  if (forwarded === null) return UNKNOWN_CLIENT;
+  const entries = forwarded
     .split(",")
     .map((entry) => entry.trim())
     .filter((entry) => entry !== "");
-  return entries.length < trustProxyHops ? UNKNOWN_CLIENT : normalise(entries[entries.length - trustProxyHops]);
+  // Fewer entries than hops: at() finds nothing, and nothing is the unknown client.
+  return normalise(entries.at(-trustProxyHops));
 }
 
 /** Bucket names must stay short and plain: an IPv4-mapped IPv6 peer is the IPv4 address; anything odd is unknown. */
 function normalise(value: string | null | undefined): string {
-  const address = (value ?? "").trim().toLowerCase().replace(/^::ffff:(?=\d+\.\d+\.\d+\.\d+$)/, "");
+  if (!value) return UNKNOWN_CLIENT;
+  const address = value.toLowerCase().replace(/^::ffff:(?=\d+\.\d+\.\d+\.\d+$)/, "");
   return /^[0-9a-f.:]{2,45}$/.test(address) ? address : UNKNOWN_CLIENT;
 }
