@@ -79,6 +79,24 @@ describe("webhook refusals before the body", () => {
     expect(seen.pulls).toBeGreaterThan(0);
   });
 
+  it("waits for a body that arrives a little later, within its deadline", async () => {
+    const late = new ReadableStream<Uint8Array>({
+      start(controller) {
+        setTimeout(() => {
+          controller.enqueue(new TextEncoder().encode("{}"));
+          controller.close();
+        }, 30);
+      },
+    });
+    const result = await receiveWebhookOutcome(request({ ...goodHeaders, "x-svc-signature": `t=${t},v1=${"0".repeat(64)}` }, late), {
+      db: untouchable,
+      secret: SECRET,
+      now: () => NOW,
+    });
+    // Read to the end, then judged: a signature that does not match, not a timeout.
+    expect(result).toEqual({ status: 401, body: { ok: false, error: "invalid_signature" } });
+  });
+
   it("gives a body 10 seconds, and answers 408 with the connection closed when it has not arrived", async () => {
     expect(WEBHOOK_BODY_DEADLINE_MS).toBe(10_000);
     const { stream } = watchedBody(new TextEncoder().encode("{"));
