@@ -33,7 +33,8 @@ export async function readLimitedBody(
 ): Promise<BodyResult> {
   const declared = request.headers.get("content-length");
   if (declared !== null) {
-    if (!/^\d{1,15}$/.test(declared.trim())) return { ok: false, reason: "bad_length" };
+    // Headers come trimmed, so the value is the digits or nothing acceptable.
+    if (!/^\d{1,15}$/.test(declared)) return { ok: false, reason: "bad_length" };
     if (Number(declared) > limit) return { ok: false, reason: "too_large" };
   }
   if (!request.body) return { ok: true, body: Buffer.alloc(0) };

@@ -1,7 +1,7 @@
 import { DatabaseDeadlineError, type Db } from "@/db/client";
 import { claimEvent } from "@/db/queries/webhook-events";
 import { log as rootLogger, type Logger } from "@/lib/log";
-import { readLimitedBody, WEBHOOK_BODY_DEADLINE_MS, WEBHOOK_MAX_BODY_BYTES } from "./body";
+import { readLimitedBody, WEBHOOK_MAX_BODY_BYTES } from "./body";
 import { parseEnvelope } from "./envelope";
 import { applyEvent, applyOrderWebhook, type EventEffect } from "./handlers";
 import { checkSignatureHeaders, verifySignature } from "./signature";
@@ -161,7 +161,7 @@ export async function receiveWebhookOutcome(request: Request, deps: ReceiveDeps)
     return outcome(401, "invalid_signature");
   }
   const limit = deps.maxBodyBytes ?? WEBHOOK_MAX_BODY_BYTES;
-  const body = await readLimitedBody(request, limit, deps.bodyDeadlineMs ?? WEBHOOK_BODY_DEADLINE_MS);
+  const body = await readLimitedBody(request, limit, deps.bodyDeadlineMs);
   if (!body.ok) {
     // Stryker disable next-line StringLiteral,ObjectLiteral: log text only; the answer's code is tested
     logger.warn("webhook refused: body too large, too slow or malformed length", { reason: body.reason, limit });

@@ -2,7 +2,7 @@ import { connect } from "node:net";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { Db } from "@/db/client";
 import { setLogSink } from "@/lib/log";
-import { WEBHOOK_BODY_DEADLINE_MS } from "@/lib/webhooks/body";
+import { readLimitedBody, WEBHOOK_BODY_DEADLINE_MS } from "@/lib/webhooks/body";
 import { startWebhookServer } from "@/lib/webhooks/node-server";
 import { receiveWebhook, receiveWebhookOutcome } from "@/lib/webhooks/receive";
 import { signatureHeaders } from "@/lib/webhooks/signature";
@@ -105,6 +105,13 @@ describe("webhook refusals before the body", () => {
     expect(response.headers.get("connection")).toBe("close");
   });
 
+  it("keeps connections open for every other answer", async () => {
+    const { stream } = watchedBody(new TextEncoder().encode("{}"));
+    const response = await receiveWebhook(request({}, stream), { db: untouchable, secret: SECRET, now: () => NOW });
+    expect(response.status).toBe(401);
+    expect(response.headers.get("connection")).toBeNull();
+  });
+
   it("over HTTP, a trickled body gets 408 and its connection closed", async () => {
     const server = await startWebhookServer({ db: untouchable, secret: SECRET, bodyDeadlineMs: 200 });
     try {
@@ -132,5 +139,32 @@ describe("webhook refusals before the body", () => {
     } finally {
       await server.close();
     }
+  });
+});
+
+describe("readLimitedBody", () => {
+  const post = (headers: Record<string, string>, body?: ReadableStream<Uint8Array>) =>
+    new Request("http://app.test/api/webhooks", { method: "POST", headers, body, duplex: "half" } as RequestInit);
+
+  it("refuses a Content-Length that is not a plain number, or over the limit, before reading", async () => {
+    const never = () => watchedBody(null);
+    const bad = never();
+    expect(await readLimitedBody(post({ "content-length": "1e3" }, bad.stream), 10, 50)).toEqual({ ok: false, reason: "bad_length" });
+    const large = never();
+    expect(await readLimitedBody(post({ "content-length": "11" }, large.stream), 10, 50)).toEqual({ ok: false, reason: "too_large" });
+    expect(bad.seen.pulls + large.seen.pulls).toBe(0);
+  });
+
+  it("reads no body as empty", async () => {
+    expect(await readLimitedBody(post({}), 10, 50)).toEqual({ ok: true, body: Buffer.alloc(0) });
+  });
+
+  it("passes on a failure of the stream itself rather than calling it a timeout", async () => {
+    const broken = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        controller.error(new Error("connection reset"));
+      },
+    });
+    await expect(readLimitedBody(post({}, broken), 10, 1_000)).rejects.toThrow("connection reset");
   });
 });
