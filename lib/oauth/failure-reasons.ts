@@ -32,7 +32,7 @@ export const FAILURE_REASONS = [
 export type FailureReason = (typeof FAILURE_REASONS)[number];
 
 export function isFailureReason(value: unknown): value is FailureReason {
-  return typeof value === "string" && (FAILURE_REASONS as readonly string[]).includes(value);
+  return (FAILURE_REASONS as readonly unknown[]).includes(value);
 }
 
 /** Reasons whose text says how many minutes to wait (`minutes` in the failure page's query string). */
@@ -57,7 +57,7 @@ export function describeFailure(
 ): { reason: FailureReason | null; titleKey: string; detailKey: string; minutes: number } {
   const reason = isFailureReason(value) ? value : null;
   const base = `InstallFailed.reason.${reason ?? "unknown"}`;
-  const asked = typeof minutesValue === "string" && /^[1-9][0-9]?$/.test(minutesValue) ? Number(minutesValue) : MAX_WAIT_MINUTES;
-  const minutes = reason !== null && WAITING_REASONS.includes(reason) ? Math.min(asked, MAX_WAIT_MINUTES) : 0;
+  const asked = /^[1-9][0-9]?$/.test(String(minutesValue)) ? Number(minutesValue) : MAX_WAIT_MINUTES;
+  const minutes = (WAITING_REASONS as readonly (FailureReason | null)[]).includes(reason) ? Math.min(asked, MAX_WAIT_MINUTES) : 0;
   return { reason, titleKey: `${base}.title`, detailKey: `${base}.detail`, minutes };
 }

@@ -151,7 +151,7 @@ describe("waiting reasons", () => {
     expect(failurePath("expired")).toBe("/install/failed?reason=expired");
     expect(describeFailure("platform_busy", "3")).toMatchObject({ reason: "platform_busy", minutes: 3 });
     expect(describeFailure("too_many_attempts", "7").minutes).toBe(7);
-    for (const odd of [undefined, "", "0", "03", "-2", "2.5", "99", "1e1", "<b>"]) {
+    for (const odd of [undefined, "", "0", "03", "-2", "2.5", "99", "1e1", "1a", "<b>"]) {
       expect(describeFailure("too_many_attempts", odd).minutes).toBe(10);
     }
     expect(describeFailure("expired", "3").minutes).toBe(0);
