@@ -12,6 +12,20 @@ const nextConfig: NextConfig = {
   // The app migrates an embedded database at start and `npm run doctor` compares against the journal: ship the
   // migrations with the standalone server.
   outputFileTracingIncludes: { "/**": ["./db/migrations/**/*"] },
+  // Every answer, including those proxy.ts skips (webhooks, static files, robots.txt, favicon.ico) and their
+  // not-found pages: no content sniffing, no framing. proxy.ts sets the same values on the pages it handles (with
+  // the CSP, whose frame-ancestors says the same), so the two never disagree.
+  async headers() {
+    return [
+      {
+        source: "/:path*",
+        headers: [
+          { key: "X-Content-Type-Options", value: "nosniff" },
+          { key: "X-Frame-Options", value: "DENY" },
+        ],
+      },
+    ];
+  },
   // Test runs build into their own folder so a running `npm run dev` and `npm test` never share one.
   distDir: process.env.NEXT_DIST_DIR ?? ".next",
 };

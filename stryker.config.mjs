@@ -39,6 +39,11 @@ const config = {
     "lib/oauth/install-attempts.ts",
     "lib/oauth/return-path.ts",
     "lib/http/cross-site.ts",
+    // The second security round: install budgets and the client address, the webhook body's deadline, the failure reasons.
+    "lib/oauth/install-budget.ts",
+    "lib/http/client-address.ts",
+    "lib/webhooks/body.ts",
+    "lib/oauth/failure-reasons.ts",
   ],
   // Two cores are shared with the app, the emulator and the embedded databases the tests open.
   concurrency: 1,

@@ -233,6 +233,26 @@ export const endedGrants = pgTable(
   (table) => [primaryKey({ columns: [table.sessionId, table.storeId] }), index("ended_grants_ended_idx").on(table.endedAt)],
 );
 
+/**
+ * A session replaced by a later consent in the same browser (or with a copy of its cookie), and the session that
+ * replaced it. A sign-out presented with the replaced session's cookie follows these rows and ends the replacing
+ * sessions too. A row lives as long as the replaced session's cookie could still be presented (its 12 hours).
+ */
+export const sessionReplacements = pgTable("session_replacements", {
+  replacedId: text("replaced_id").primaryKey(),
+  replacingId: text("replacing_id").notNull(),
+  expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+});
+
+/**
+ * Install `state` values already presented to the callback, as SHA-256, kept for the attempt's 10 minutes: a
+ * replayed callback (a copied attempt cookie) is refused before it reaches the token endpoint.
+ */
+export const spentInstallStates = pgTable("spent_install_states", {
+  stateHash: text("state_hash").primaryKey(),
+  expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+});
+
 export type Install = typeof installs.$inferSelect;
 export type NewInstall = typeof installs.$inferInsert;
 export type Order = typeof orders.$inferSelect;

@@ -84,6 +84,8 @@ const ENV_VARIABLES = {
     schema: origin,
     setting: "required",
     development: () => DEV_APP.appUrl,
+    // Cookies, the consent's redirect and every page travel on it: plain http only to this machine.
+    production: (value) => (value !== undefined && !value.startsWith("https://") && !isLoopback(value) ? NEEDS_HTTPS : null),
     fix: "set it to the app's public origin, e.g. https://app.example.com (no path)",
   },
   SVC_AUTH_URL: {
@@ -228,6 +230,15 @@ const ENV_VARIABLES = {
     setting: "optional",
     fix: "use an IANA time zone name such as Africa/Algiers, or unset it",
   },
+  /**
+   * How many reverse proxies in front of the app append to X-Forwarded-For: the client address (install budgets,
+   * lib/http/client-address.ts) is the n-th entry from the right; 0 takes the connection's peer.
+   */
+  TRUST_PROXY_HOPS: {
+    schema: z.coerce.number().int("must be a whole number").min(0, "must be 0 or more").max(10, "must be at most 10").default(0),
+    setting: "optional",
+    fix: "set it to the number of proxies that append to X-Forwarded-For in front of the app (see docs/deploy.md), or unset it for 0",
+  },
   NODE_ENV: {
     schema: z.enum(["development", "test", "production"]).default("development"),
     setting: "internal",
@@ -273,12 +284,17 @@ function isLoopback(url: string | undefined): boolean {
 }
 
 /**
- * The platform's hosts are on this machine: the only platform there is the emulator, so the configuration is a
- * rehearsal against it. Production then lets the emulator's own app credentials and plain http to it pass, and the
- * doctor shows the real console's rules as warnings; the secrets that protect the app's own data are judged as usual.
+ * The platform's hosts and the app itself are on this machine: the only platform there is the emulator, so the
+ * configuration is a rehearsal against it. Production then lets the emulator's own app credentials and plain http
+ * to it pass, and the doctor shows the real console's rules as warnings; the secrets that protect the app's own
+ * data are judged as usual. A public APP_URL is never a rehearsal, even with loopback platform hosts (a local
+ * forward proxy or tunnel to the real platform): its webhooks must not be forgeable with a secret published here.
  */
 export function isLocalPlatform(raw: RawEnv): boolean {
-  return isLoopback(raw.SVC_AUTH_URL) && isLoopback(raw.SVC_API_URL);
+  // An APP_URL not given yet (`npm run setup` asks for the platform's hosts first) does not decide it; production
+  // refuses to start without one anyway.
+  const appLocal = raw.APP_URL === undefined || isLoopback(raw.APP_URL);
+  return appLocal && isLoopback(raw.SVC_AUTH_URL) && isLoopback(raw.SVC_API_URL);
 }
 
 /** What production refuses beyond the schema, one problem per variable; values are compared, never printed. */

@@ -1,6 +1,6 @@
 import type { Db, DbOrTx } from "@/db/client";
-import { deleteSession, deleteSessionsHoldingStore, endSessionFor, findSession, openSession } from "@/db/queries/sessions";
-import { newSessionSecret, sessionIdOf, sessionVerdict } from "@/lib/session-policy";
+import { deleteSessionChain, deleteSessionsHoldingStore, findSession, openSession } from "@/db/queries/sessions";
+import { ABSOLUTE_LIFETIME_MS, grantCutoff, newSessionSecret, sessionIdOf, sessionVerdict } from "@/lib/session-policy";
 import { observeSignIn, sessionsEnded } from "@/lib/observability/sessions";
 
 /**
@@ -10,8 +10,11 @@ import { observeSignIn, sessionsEnded } from "@/lib/observability/sessions";
 
 /**
  * After a consent: a new session (new secret, new id) holding the stores just chosen. A live session of the same
- * browser (`previousId`) hands over its stores and ends, so adding a store never loses the others; an expired one
- * hands over nothing. Sessions of other browsers are untouched: consenting on a phone leaves the laptop signed in.
+ * browser (`previousId`) hands over its stores with their grant times and ends, so adding a store never loses the
+ * others nor extends them; an expired one hands over nothing. The replacement is remembered for as long as the old
+ * cookie can be presented, so signing out with it ends the new session too (a copied cookie used to consent again
+ * dies with the merchant's sign-out). Sessions of other browsers are untouched: consenting on a phone leaves the
+ * laptop signed in.
  */
 export async function signIn(
   db: Db,
@@ -19,20 +22,31 @@ export async function signIn(
 ): Promise<{ secret: string; id: string }> {
   const previous = input.previousId ? await findSession(db, input.previousId) : null;
   const carry = previous !== null && sessionVerdict(previous, input.now) === "active";
-  if (previous && !carry && input.previousId) await deleteSession(db, input.previousId);
+  // A cookie of no live session: expired (deleted now), or replaced by a consent made with a copy of it in
+  // another browser (this browser never saw the replacing cookie). Either way the sessions that replaced it end.
+  if (!carry && input.previousId) await deleteSessionChain(db, input.previousId, input.now);
   const secret = newSessionSecret();
   const id = sessionIdOf(secret);
-  await openSession(db, { id, now: input.now, storeIds: input.storeIds, replacing: carry ? input.previousId : null });
+  const replacing =
+    carry && previous && input.previousId
+      ? {
+          id: input.previousId,
+          grantedAfter: grantCutoff(input.now),
+          rememberUntil: new Date(previous.createdAt.getTime() + ABSOLUTE_LIFETIME_MS),
+        }
+      : null;
+  await openSession(db, { id, now: input.now, storeIds: input.storeIds, replacing });
   observeSignIn(previous === null ? null : carry ? "replaced" : sessionVerdict(previous, input.now));
   return { secret, id };
 }
 
 /**
- * Sign out: the session ends on the server, so a copy of the cookie opens nothing either. Its stores are
+ * Sign out: the session ends on the server, so a copy of the cookie opens nothing either, and so does every session
+ * that replaced it by a later consent (a copy of this cookie may have been used to consent again). Their stores are
  * remembered as signed out of, so this browser is told so on their pages (lib/lost-access.ts).
  */
 export async function signOut(db: DbOrTx, id: string | null, now: Date = new Date()): Promise<boolean> {
-  return id === null ? false : sessionsEnded("signed_out", await endSessionFor(db, id, "signed_out", now));
+  return id === null ? false : sessionsEnded("signed_out", await deleteSessionChain(db, id, now));
 }
 
 /** Sign out everywhere for one store: every session holding it ends, this browser's included. */

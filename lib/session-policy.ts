@@ -31,6 +31,15 @@ export function sessionVerdict(session: SessionTimes, now: Date): SessionVerdict
   return "active";
 }
 
+/**
+ * A store is open in a session only while the consent that first granted it is younger than the absolute
+ * lifetime: grants later than this instant. A store carried into a new session by a later consent keeps its grant
+ * time, so no chain of consents keeps it open past 12 hours from its grant.
+ */
+export function grantCutoff(now: Date): Date {
+  return new Date(now.getTime() - ABSOLUTE_LIFETIME_MS);
+}
+
 /** Whether this request should move last_seen_at (once per TOUCH_INTERVAL_MS, not on every request). */
 export function shouldTouch(session: SessionTimes, now: Date): boolean {
   return now.getTime() - session.lastSeenAt.getTime() >= TOUCH_INTERVAL_MS;

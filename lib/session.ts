@@ -12,7 +12,14 @@ import { log } from "@/lib/log";
 import { sessionsEnded } from "@/lib/observability/sessions";
 import { INSTALL_ATTEMPT_TTL_SECONDS } from "@/lib/oauth/pkce";
 import { signIn, signOut, signOutEverywhere } from "@/lib/session-lifecycle";
-import { isSessionSecret, SESSION_COOKIE_TTL_SECONDS, sessionIdOf, sessionVerdict, shouldTouch } from "@/lib/session-policy";
+import {
+  grantCutoff,
+  isSessionSecret,
+  SESSION_COOKIE_TTL_SECONDS,
+  sessionIdOf,
+  sessionVerdict,
+  shouldTouch,
+} from "@/lib/session-policy";
 
 /**
  * Two sealed (encrypted and signed) cookies. The session cookie carries only a random secret; the session itself
@@ -29,21 +36,35 @@ export type InstallAttemptCookie = { attempts?: unknown };
 // iron-session sets the cookie's max-age to ttl - 60 s; this keeps the attempt cookie at exactly 10 minutes.
 const ATTEMPT_TTL_SECONDS = INSTALL_ATTEMPT_TTL_SECONDS + 60;
 
+/**
+ * Served over https (every real deploy: production refuses any other APP_URL but loopback), both cookies carry the
+ * `__Host-` prefix: the browser then takes them only with Secure, Path=/ and no Domain, so no sibling subdomain
+ * can plant or shadow one (a planted session would otherwise be merged into the victim's at the next consent).
+ * Browsers refuse that prefix without https, so plain http://localhost development keeps the plain names.
+ */
+function servedOverHttps(): boolean {
+  return env.APP_URL.startsWith("https://");
+}
+
+function cookieName(name: string): string {
+  return servedOverHttps() ? `__Host-${name}` : name;
+}
+
 function cookieOptions(): SessionOptions["cookieOptions"] {
   return {
     httpOnly: true,
-    secure: env.NODE_ENV === "production",
+    secure: env.NODE_ENV === "production" || servedOverHttps(),
     sameSite: "lax",
     path: "/",
   };
 }
 
 export function sessionOptions(): SessionOptions {
-  return { cookieName: "app_session", password: env.SESSION_SECRET, ttl: SESSION_COOKIE_TTL_SECONDS, cookieOptions: cookieOptions() };
+  return { cookieName: cookieName("app_session"), password: env.SESSION_SECRET, ttl: SESSION_COOKIE_TTL_SECONDS, cookieOptions: cookieOptions() };
 }
 
 export function installAttemptOptions(): SessionOptions {
-  return { cookieName: "app_install", password: env.SESSION_SECRET, ttl: ATTEMPT_TTL_SECONDS, cookieOptions: cookieOptions() };
+  return { cookieName: cookieName("app_install"), password: env.SESSION_SECRET, ttl: ATTEMPT_TTL_SECONDS, cookieOptions: cookieOptions() };
 }
 
 async function sessionCookie(): Promise<IronSession<SessionCookie>> {
@@ -78,9 +99,9 @@ export const currentSession = cache(async (): Promise<CurrentSession | null> => 
   const id = await currentSessionId();
   if (!id) return null;
   const db = await getDb();
-  const found = await findSessionInstalls(db, id);
-  if (!found) return null;
   const now = new Date();
+  const found = await findSessionInstalls(db, id, grantCutoff(now));
+  if (!found) return null;
   if (sessionVerdict(found.session, now) !== "active") {
     // Stryker disable next-line StringLiteral: equivalent, afterSessionRead ends the session for any action but "touch"
     afterSessionRead(db, id, "end", now);

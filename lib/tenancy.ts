@@ -6,7 +6,7 @@ import { getDb } from "@/db/index";
 import { CLOSED_INSTALL_STATES, findSessionStoreAccess } from "@/db/queries/sessions";
 import type { Install } from "@/db/schema";
 import { afterSessionRead, currentSessionId } from "@/lib/session";
-import { sessionVerdict, shouldTouch } from "@/lib/session-policy";
+import { grantCutoff, sessionVerdict, shouldTouch } from "@/lib/session-policy";
 
 /**
  * The one guard for store-scoped pages, route handlers and actions: a store is reachable only through a live
@@ -57,7 +57,7 @@ export async function resolveStoreAccess(
   const storeId = parseStoreId(storeIdParam);
   if (storeId === null) return { ok: false, reason: "bad_store_id" };
   if (sessionId === null) return { ok: false, reason: "signed_out" };
-  const found = await findSessionStoreAccess(db, sessionId, storeId);
+  const found = await findSessionStoreAccess(db, sessionId, storeId, grantCutoff(now));
   if (!found) return { ok: false, reason: "signed_out" };
   if (sessionVerdict(found.session, now) !== "active") return { ok: false, reason: "session_expired" };
   if (!found.install) return { ok: false, reason: "not_in_session" };

@@ -21,12 +21,12 @@ export const MUTATION_GROUPS: MutationGroup[] = [
   {
     name: "webhook-signature",
     mutate: ["lib/webhooks/signature.ts"],
-    testFiles: ["tests/unit/webhook-signature.test.ts", "tests/unit/webhook-answers.test.ts"],
+    testFiles: ["tests/unit/webhook-signature.test.ts", "tests/unit/webhook-answers.test.ts", "tests/unit/webhook-early-refusal.test.ts"],
   },
   {
     name: "webhook-receive",
-    mutate: ["lib/webhooks/receive.ts"],
-    testFiles: ["tests/unit/webhook-answers.test.ts", "tests/integration/webhook-receive.test.ts"],
+    mutate: ["lib/webhooks/receive.ts", "lib/webhooks/body.ts"],
+    testFiles: ["tests/unit/webhook-answers.test.ts", "tests/integration/webhook-receive.test.ts", "tests/unit/webhook-early-refusal.test.ts"],
   },
   {
     name: "token-cipher",
@@ -42,11 +42,11 @@ export const MUTATION_GROUPS: MutationGroup[] = [
   {
     name: "oauth-complete-install",
     mutate: ["lib/oauth/complete-install.ts"],
-    testFiles: ["tests/unit/complete-install.test.ts", "tests/integration/install.test.ts"],
+    testFiles: ["tests/unit/complete-install.test.ts", "tests/integration/install.test.ts", "tests/integration/install-flood.test.ts"],
   },
   {
     name: "oauth-token",
-    mutate: ["lib/oauth/token-response.ts", "lib/oauth/token-client.ts"],
+    mutate: ["lib/oauth/token-response.ts", "lib/oauth/token-client.ts", "lib/oauth/failure-reasons.ts"],
     testFiles: [
       "tests/unit/token-answers.test.ts",
       "tests/unit/token-errors.test.ts",
@@ -68,6 +68,11 @@ export const MUTATION_GROUPS: MutationGroup[] = [
     name: "sign-in",
     mutate: ["lib/oauth/install-attempts.ts", "lib/oauth/return-path.ts"],
     testFiles: ["tests/unit/install-attempts.test.ts", "tests/integration/session-guard.test.ts"],
+  },
+  {
+    name: "install-budget",
+    mutate: ["lib/oauth/install-budget.ts", "lib/http/client-address.ts"],
+    testFiles: ["tests/integration/install-flood.test.ts", "tests/unit/client-address.test.ts"],
   },
   {
     name: "cross-site",

@@ -1,6 +1,10 @@
 import { NextResponse, type NextRequest } from "next/server";
+import { getDb } from "@/db/index";
 import { env } from "@/lib/env";
 import { isCrossSiteRequest } from "@/lib/http/cross-site";
+import { log } from "@/lib/log";
+import { failurePath } from "@/lib/oauth/failure-reasons";
+import { budgetConfig, budgetedClient, installHold } from "@/lib/oauth/install-budget";
 import { addAttempt, liveAttempts } from "@/lib/oauth/install-attempts";
 import { startInstallAttempt } from "@/lib/oauth/pkce";
 import { safeReturnPath } from "@/lib/oauth/return-path";
@@ -21,6 +25,17 @@ function noStore(response: NextResponse): NextResponse {
  */
 export async function GET(request: NextRequest) {
   const now = Date.now();
+  const held = await getDb()
+    .then((db) => {
+      const address = budgetedClient(request.headers, budgetConfig(env));
+      return installHold(db, { address, now: new Date(now) });
+    })
+    .catch((error: unknown) => {
+      // The budgets guard the token endpoint, which the callback guards again; a database outage shows up there.
+      log.warn("install: budgets unavailable", { error });
+      return null;
+    });
+  if (held) return noStore(NextResponse.redirect(`${env.APP_URL}${failurePath(held.reason, held.minutes)}`, 303));
   const { attempt, codeChallenge } = await startInstallAttempt(now);
   const returnTo = safeReturnPath(request.nextUrl.searchParams.get("return_to"));
   const cookie = await getInstallAttemptCookie();

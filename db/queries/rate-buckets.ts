@@ -76,10 +76,33 @@ export async function slotUsage(db: DbOrTx, bucket: string, windowStart: Date): 
 
 /**
  * Deletes windows that ended before `before`. Called when a bucket opens a new minute, so the table holds only a
- * few minutes of rows per active bucket and the unindexed scan stays tiny.
+ * few minutes of rows per active bucket and the unindexed scan stays tiny. The install flow's budgets (buckets
+ * named `oauth:…`) count over longer windows and are left to deleteOAuthBucketsBefore.
  */
 export async function deleteRateBucketsBefore(db: DbOrTx, before: Date): Promise<number> {
   const result = await db.execute(sql`
-    delete from rate_buckets where window_start < ${before.toISOString()}::timestamptz returning 1 as gone`);
+    delete from rate_buckets where window_start < ${before.toISOString()}::timestamptz
+    and bucket not like ${`${OAUTH_BUCKET_PREFIX}%`} returning 1 as gone`);
   return rowsOf(result).length;
+}
+
+/** Buckets of the install flow's budgets (lib/oauth/install-budget.ts) start with this. */
+export const OAUTH_BUCKET_PREFIX = "oauth:";
+
+/** Deletes the install flow's budget windows that started before `before`. */
+export async function deleteOAuthBucketsBefore(db: DbOrTx, before: Date): Promise<number> {
+  const result = await db.execute(sql`
+    delete from rate_buckets where window_start < ${before.toISOString()}::timestamptz
+    and bucket like ${`${OAUTH_BUCKET_PREFIX}%`} returning 1 as gone`);
+  return rowsOf(result).length;
+}
+
+/** Slots used in one bucket per window, for the windows starting in [from, to). */
+export async function windowUsage(db: DbOrTx, bucket: string, from: Date, to: Date): Promise<Map<number, number>> {
+  const result = await db.execute(sql`
+    select window_start, used from rate_buckets where bucket = ${bucket}
+    and window_start >= ${from.toISOString()}::timestamptz and window_start < ${to.toISOString()}::timestamptz`);
+  return new Map(
+    rowsOf<{ window_start: Date | string; used: number | string }>(result).map((row) => [new Date(row.window_start).getTime(), Number(row.used)]),
+  );
 }

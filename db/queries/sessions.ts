@@ -1,6 +1,6 @@
-import { and, asc, eq, inArray, lt, lte, notInArray, or, sql, type SQL } from "drizzle-orm";
-import type { Db, DbOrTx } from "@/db/client";
-import { endedGrants, installs, sessions, sessionStores, type Install } from "@/db/schema";
+import { and, asc, eq, gt, inArray, lt, lte, notInArray, or, sql, type SQL } from "drizzle-orm";
+import { rowsOf, type Db, type DbOrTx } from "@/db/client";
+import { endedGrants, installs, sessionReplacements, sessions, sessionStores, type Install } from "@/db/schema";
 import type { InstallState } from "@/lib/installs/state";
 
 /**
@@ -13,31 +13,47 @@ export type SessionTimes = { createdAt: Date; lastSeenAt: Date };
 /** Install states in which no session may open the store: the platform has cut the app off. */
 export const CLOSED_INSTALL_STATES: readonly InstallState[] = ["uninstalled", "revoked"];
 
+/** The session a consent replaces: its stores granted after `grantedAfter` move over with their grant times. */
+export type Replacing = { id: string; grantedAfter: Date; rememberUntil: Date };
+
 /**
- * Opens a session holding `storeIds` (stores the merchant has just chosen on the consent screen) and, when the
- * browser already had a live session, its stores too; that older row is deleted, so its id stops working (a new id
- * at each sign-in). All or nothing.
+ * Opens a session holding `storeIds` (stores the merchant has just chosen on the consent screen, granted `now`)
+ * and, when the browser already had a live session, its stores still within their grant's lifetime, each with the
+ * time of the consent that first granted it (a later consent cannot stretch it). That older row is deleted, so its
+ * id stops working (a new id at each sign-in), and the replacement is remembered until `rememberUntil`, so a
+ * sign-out with the older cookie ends this session too. All or nothing.
  */
 export async function openSession(
   db: Db | DbOrTx,
-  input: { id: string; now: Date; storeIds: readonly number[]; replacing?: string | null },
+  input: { id: string; now: Date; storeIds: readonly number[]; replacing?: Replacing | null },
 ): Promise<void> {
+  const replacing = input.replacing ?? null;
   await db.transaction(async (tx) => {
     await tx.insert(sessions).values({ id: input.id, createdAt: input.now, lastSeenAt: input.now });
-    const carried = input.replacing
+    const carried = replacing
       ? await tx
-          .select({ storeId: sessionStores.storeId })
+          .select({ storeId: sessionStores.storeId, grantedAt: sessionStores.grantedAt })
           .from(sessionStores)
-          .where(eq(sessionStores.sessionId, input.replacing))
+          .where(and(eq(sessionStores.sessionId, replacing.id), gt(sessionStores.grantedAt, replacing.grantedAfter)))
       : [];
-    const storeIds = [...new Set([...carried.map((row) => row.storeId), ...input.storeIds])];
-    if (storeIds.length > 0) {
+    const grants = new Map<number, Date>(carried.map((row) => [row.storeId, row.grantedAt]));
+    for (const storeId of input.storeIds) grants.set(storeId, input.now);
+    if (grants.size > 0) {
       await tx
         .insert(sessionStores)
-        .values(storeIds.map((storeId) => ({ sessionId: input.id, storeId, grantedAt: input.now })))
+        .values([...grants].map(([storeId, grantedAt]) => ({ sessionId: input.id, storeId, grantedAt })))
         .onConflictDoNothing();
     }
-    if (input.replacing) await tx.delete(sessions).where(eq(sessions.id, input.replacing));
+    if (replacing) {
+      await tx.delete(sessions).where(eq(sessions.id, replacing.id));
+      await tx
+        .insert(sessionReplacements)
+        .values({ replacedId: replacing.id, replacingId: input.id, expiresAt: replacing.rememberUntil })
+        .onConflictDoUpdate({
+          target: sessionReplacements.replacedId,
+          set: { replacingId: input.id, expiresAt: replacing.rememberUntil },
+        });
+    }
   });
 }
 
@@ -58,11 +74,19 @@ export async function findSessionStoreAccess(
   db: DbOrTx,
   id: string,
   storeId: number,
+  grantedAfter?: Date,
 ): Promise<{ session: SessionTimes; install: Install | null } | null> {
   const [row] = await db
     .select({ createdAt: sessions.createdAt, lastSeenAt: sessions.lastSeenAt, install: installs })
     .from(sessions)
-    .leftJoin(sessionStores, and(eq(sessionStores.sessionId, sessions.id), eq(sessionStores.storeId, storeId)))
+    .leftJoin(
+      sessionStores,
+      and(
+        eq(sessionStores.sessionId, sessions.id),
+        eq(sessionStores.storeId, storeId),
+        grantedAfter ? gt(sessionStores.grantedAt, grantedAfter) : undefined,
+      ),
+    )
     .leftJoin(installs, eq(installs.storeId, sessionStores.storeId))
     .where(eq(sessions.id, id))
     .limit(1);
@@ -70,15 +94,22 @@ export async function findSessionStoreAccess(
   return { session: { createdAt: row.createdAt, lastSeenAt: row.lastSeenAt }, install: row.install };
 }
 
-/** The session's times and the installs of every store it holds that the platform has not cut off, by name. */
+/**
+ * The session's times and the installs of every store it holds that the platform has not cut off (and, with
+ * `grantedAfter`, that were granted after it), by name.
+ */
 export async function findSessionInstalls(
   db: DbOrTx,
   id: string,
+  grantedAfter?: Date,
 ): Promise<{ session: SessionTimes; installs: Install[] } | null> {
   const rows = await db
     .select({ createdAt: sessions.createdAt, lastSeenAt: sessions.lastSeenAt, install: installs })
     .from(sessions)
-    .leftJoin(sessionStores, eq(sessionStores.sessionId, sessions.id))
+    .leftJoin(
+      sessionStores,
+      and(eq(sessionStores.sessionId, sessions.id), grantedAfter ? gt(sessionStores.grantedAt, grantedAfter) : undefined),
+    )
     .leftJoin(
       installs,
       and(eq(installs.storeId, sessionStores.storeId), notInArray(installs.state, [...CLOSED_INSTALL_STATES])),
@@ -165,6 +196,27 @@ export async function deleteSession(db: DbOrTx, id: string): Promise<boolean> {
   return rows.length > 0;
 }
 
+/**
+ * Sign out: ends the session and every session that replaced it, however many consents later (a copy of the
+ * cookie used to consent again must not outlive the merchant's sign-out). Returns whether any session was there.
+ */
+export async function deleteSessionChain(db: Db | DbOrTx, id: string, now: Date = new Date(), reason: GrantEndReason = "signed_out"): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    const result = await tx.execute(sql`
+      with recursive chain(id) as (
+        select ${id}::text
+        union
+        select r.replacing_id from session_replacements r join chain c on r.replaced_id = c.id
+      )
+      select id from chain`);
+    const ids = rowsOf<{ id: string }>(result).map((row) => row.id);
+    await recordEndedGrants(tx, inArray(sessionStores.sessionId, ids), reason, now);
+    await tx.delete(sessionReplacements).where(inArray(sessionReplacements.replacedId, ids));
+    const rows = await tx.delete(sessions).where(inArray(sessions.id, ids)).returning({ id: sessions.id });
+    return rows.length > 0;
+  });
+}
+
 /** Sign out everywhere for a store: ends every session that holds it (with all their stores). Returns how many. */
 export async function deleteSessionsHoldingStore(db: DbOrTx, storeId: number, now: Date = new Date()): Promise<number> {
   return db.transaction(async (tx) => {
@@ -201,6 +253,7 @@ export async function deleteExpiredSessions(
     const ids = tx.select({ id: sessions.id }).from(sessions).where(expired);
     await recordEndedGrants(tx, inArray(sessionStores.sessionId, ids), "expired", input.now);
     const rows = await tx.delete(sessions).where(expired).returning({ id: sessions.id });
+    await tx.delete(sessionReplacements).where(lte(sessionReplacements.expiresAt, input.now));
     return rows.length;
   });
 }

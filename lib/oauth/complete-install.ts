@@ -8,10 +8,13 @@ import { log } from "@/lib/log";
 import { exchangeCode, type OAuthClient } from "@/lib/oauth/token-client";
 import { checkCallback } from "./callback";
 import type { FailureReason } from "./failure-reasons";
+import { admitTokenCall } from "./install-budget";
 import type { InstallAttempt } from "./pkce";
 import { failureReasonFor } from "./token-response";
 
-export type CallbackOutcome = { ok: true; installs: Install[] } | { ok: false; reason: FailureReason };
+export type CallbackOutcome =
+  | { ok: true; installs: Install[] }
+  | { ok: false; reason: FailureReason; /** For the waiting reasons: how long until a new attempt can succeed. */ retryAfterMs?: number };
 
 /**
  * Everything GET /oauth/callback does besides cookies: check the answer against this browser's attempt (no network
@@ -27,15 +30,35 @@ export async function completeInstall(
     client: OAuthClient;
     /** The job engine the order imports are sent to. */
     jobs: PgBoss;
+    /**
+     * Given (the route always gives it), the state is spent and the budgets (lib/oauth/install-budget.ts) are
+     * taken before any token call; `address` is the client's, null on a rehearsal. Tests of the exchange alone
+     * leave it out.
+     */
+    admission?: { address: string | null };
     now?: number;
     ring?: TokenKeyRing;
   },
 ): Promise<CallbackOutcome> {
-  const check = checkCallback(input.params, input.attempt, input.now ?? Date.now());
+  const now = input.now ?? Date.now();
+  const check = checkCallback(input.params, input.attempt, now);
   if (!check.ok) {
     // Stryker disable next-line StringLiteral,ObjectLiteral: log text only; the reason is returned and tested
     log.info("install callback refused", { reason: check.reason });
     return check;
+  }
+  if (input.admission && input.attempt) {
+    const admission = await admitTokenCall(db, {
+      state: input.attempt.state,
+      startedAt: input.attempt.startedAt,
+      address: input.admission.address,
+      now: new Date(now),
+    });
+    if (!admission.ok) {
+      // Stryker disable next-line StringLiteral,ObjectLiteral: log text only; the reason is returned and tested
+      log.warn("install callback held back", { reason: admission.reason });
+      return admission;
+    }
   }
   try {
     const exchange = await exchangeCode(input.client, { code: check.code, codeVerifier: check.codeVerifier });

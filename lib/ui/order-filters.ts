@@ -1,7 +1,10 @@
 import { isKnownOrderStatus } from "./order-status";
 
-/** The orders page's URL state: ?status=, ?phone=, ?cursor=. */
-export type OrderFilters = { status: string | null; phone: string | null; cursor: string | null };
+/**
+ * The orders page's URL state: ?status=, ?phone=, ?cursor=. `phoneRefused` says a phone was given but could not be
+ * a phone number (the page says so and shows the orders unfiltered).
+ */
+export type OrderFilters = { status: string | null; phone: string | null; cursor: string | null; phoneRefused?: boolean };
 
 type SearchParams = Record<string, string | string[] | undefined>;
 
@@ -12,16 +15,21 @@ function first(value: string | string[] | undefined): string | null {
 
 /**
  * An unknown status is dropped rather than matched (it could only show an empty list); the phone is compared
- * exactly, after removing the spaces people type in numbers ("0555 12 34 56").
+ * exactly, after removing the spaces people type in numbers ("0555 12 34 56") and the invisible direction marks a
+ * number copied from right-to-left text carries. A phone still holding a control or other invisible character
+ * (`%00`: PostgreSQL refuses NUL in text) is refused, never sent to the database.
  */
 export function parseOrderFilters(params: SearchParams): OrderFilters {
   const status = first(params.status)?.trim().toLowerCase() ?? "";
-  const phone = (first(params.phone) ?? "").replace(/\s+/g, "").slice(0, 32);
+  const typed = (first(params.phone) ?? "").replace(/\p{Cf}/gu, "").replace(/\s+/g, "");
+  const phoneRefused = /\p{C}/u.test(typed);
+  const phone = phoneRefused ? "" : typed.slice(0, 32);
   const cursor = first(params.cursor)?.trim() ?? "";
   return {
     status: status && isKnownOrderStatus(status) ? status : null,
     phone: phone || null,
     cursor: cursor || null,
+    ...(phoneRefused ? { phoneRefused } : {}),
   };
 }
 

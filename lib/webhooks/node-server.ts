@@ -33,7 +33,11 @@ export async function startWebhookServer(deps: ReceiveDeps, options: { port?: nu
     const origin = `http://${incoming.headers.host ?? host}`;
     receiveWebhookOutcome(toRequest(incoming, origin), deps)
       .then((outcome) => {
-        response.writeHead(outcome.status, { "content-type": "application/json", "cache-control": "no-store" });
+        response.writeHead(outcome.status, {
+          "content-type": "application/json",
+          "cache-control": "no-store",
+          ...(outcome.close ? { connection: "close" } : {}),
+        });
         response.end(JSON.stringify(outcome.body));
       })
       .catch(() => {

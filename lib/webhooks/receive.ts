@@ -6,7 +6,7 @@ import { withSpan, withSpanSync } from "@/lib/observability/trace";
 import { readLimitedBody, WEBHOOK_MAX_BODY_BYTES } from "./body";
 import { parseEnvelope } from "./envelope";
 import { applyEvent, applyOrderWebhook, applyOrderWebhookWithFollowUp, type EventEffect, type FollowUp } from "./handlers";
-import { verifySignature } from "./signature";
+import { checkSignatureHeaders, verifySignature } from "./signature";
 
 /**
  * The webhook receiver without Next: the route hands it the Request, tests and the bench call it directly.
@@ -26,6 +26,8 @@ export type ReceiveDeps = {
   secret: string;
   now?: () => Date;
   maxBodyBytes?: number;
+  /** How long the whole body may take to arrive (WEBHOOK_BODY_DEADLINE_MS unless a test says otherwise). */
+  bodyDeadlineMs?: number;
   logger?: Logger;
   /** Per event name, work to send in the transaction that claims the event (lib/jobs/webhook-follow-ups.ts). */
   followUps?: Partial<Record<string, FollowUp>>;
@@ -42,6 +44,8 @@ export type WebhookDeliveryInput = {
 export type WebhookOutcome = {
   status: number;
   body: { ok: true; duplicate: boolean; effect?: EventEffect } | { ok: false; error: string };
+  /** The connection is closed after the answer: its sender stopped sending mid-body. */
+  close?: boolean;
 };
 
 const DELIVERY_ID = /^[A-Za-z0-9_.:-]{1,200}$/;
@@ -145,7 +149,9 @@ export async function processWebhook(input: WebhookDeliveryInput, deps: ReceiveD
 
 export async function receiveWebhook(request: Request, deps: ReceiveDeps): Promise<Response> {
   const result = await receiveWebhookOutcome(request, deps);
-  return Response.json(result.body, { status: result.status, headers: { "cache-control": "no-store" } });
+  const headers: Record<string, string> = { "cache-control": "no-store" };
+  if (result.close) headers.connection = "close";
+  return Response.json(result.body, { status: result.status, headers });
 }
 
 export function receiveWebhookOutcome(request: Request, deps: ReceiveDeps): Promise<WebhookOutcome> {
@@ -154,11 +160,24 @@ export function receiveWebhookOutcome(request: Request, deps: ReceiveDeps): Prom
 
 async function receiveUnobserved(request: Request, deps: ReceiveDeps): Promise<WebhookOutcome> {
   if (request.method !== "POST") return outcome(405, "method_not_allowed");
+  const logger = deps.logger ?? rootLogger;
+  // Headers first: a request that could never verify is answered before a byte of its body is read.
+  const headers = checkSignatureHeaders({
+    header: request.headers.get("x-svc-signature"),
+    timestampHeader: request.headers.get("x-svc-timestamp"),
+    now: (deps.now ?? (() => new Date()))(),
+  });
+  if (!headers.ok) {
+    // Stryker disable next-line StringLiteral,ObjectLiteral: log text only; the answer's code is tested
+    logger.warn("webhook refused: signature headers failed", { reason: headers.reason });
+    return outcome(401, "invalid_signature");
+  }
   const limit = deps.maxBodyBytes ?? WEBHOOK_MAX_BODY_BYTES;
-  const body = await readLimitedBody(request, limit);
+  const body = await readLimitedBody(request, limit, deps.bodyDeadlineMs);
   if (!body.ok) {
     // Stryker disable next-line StringLiteral,ObjectLiteral: log text only; the answer's code is tested
-    (deps.logger ?? rootLogger).warn("webhook refused: body too large or malformed length", { reason: body.reason, limit });
+    logger.warn("webhook refused: body too large, too slow or malformed length", { reason: body.reason, limit });
+    if (body.reason === "timeout") return { ...outcome(408, "body_timeout"), close: true };
     return body.reason === "too_large" ? outcome(413, "payload_too_large") : outcome(400, "bad_content_length");
   }
   return processWebhook(

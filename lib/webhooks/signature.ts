@@ -70,7 +70,13 @@ function parseHeader(header: string): ParsedHeader {
   return { t, v1 };
 }
 
-export function verifySignature(input: VerifySignatureInput): SignatureCheck {
+export type HeaderCheck = { ok: true; timestamp: number; t: string; v1: string[] } | { ok: false; reason: SignatureFailure };
+
+/**
+ * Everything the headers alone can refuse: missing, malformed, or a timestamp outside the tolerance. The receiver
+ * runs it before reading a single byte of the body, so a request that could never verify holds no connection.
+ */
+export function checkSignatureHeaders(input: Omit<VerifySignatureInput, "rawBody" | "secret">): HeaderCheck {
   const { header, timestampHeader } = input;
   if (!header) return { ok: false, reason: "missing_signature" };
   if (!timestampHeader) return { ok: false, reason: "missing_timestamp" };
@@ -83,18 +89,22 @@ export function verifySignature(input: VerifySignatureInput): SignatureCheck {
   const tolerance = input.toleranceSeconds ?? SIGNATURE_TOLERANCE_SECONDS;
   const skew = Math.abs(input.now.getTime() / 1000 - timestamp);
   if (skew > tolerance) return { ok: false, reason: "timestamp_out_of_tolerance" };
+  // A header whose every v1 is malformed cannot match any body either.
+  if (!parsed.v1.some((candidate) => HEX_SHA256.test(candidate))) return { ok: false, reason: "malformed_signature" };
+  return { ok: true, timestamp, t: parsed.t, v1: parsed.v1 };
+}
 
-  const expected = Buffer.from(computeSignature(input.secret, parsed.t, input.rawBody));
+export function verifySignature(input: VerifySignatureInput): SignatureCheck {
+  const headers = checkSignatureHeaders(input);
+  if (!headers.ok) return headers;
+  const expected = Buffer.from(computeSignature(input.secret, headers.t, input.rawBody));
   let matched = false;
-  for (const candidate of parsed.v1) {
+  for (const candidate of headers.v1) {
     // Only well-formed candidates reach the comparison, so both buffers have the same length (a length check
     // would otherwise leak nothing secret either: the expected length is public).
     if (!HEX_SHA256.test(candidate)) continue;
     if (timingSafeEqual(expected, Buffer.from(candidate))) matched = true;
   }
-  if (!matched) {
-    const anyWellFormed = parsed.v1.some((candidate) => HEX_SHA256.test(candidate));
-    return { ok: false, reason: anyWellFormed ? "signature_mismatch" : "malformed_signature" };
-  }
-  return { ok: true, timestamp };
+  if (!matched) return { ok: false, reason: "signature_mismatch" };
+  return { ok: true, timestamp: headers.timestamp };
 }

@@ -65,6 +65,21 @@ test("after sign-out, a copy of the session cookie opens nothing", async ({ page
   await copy.close();
 });
 
+test("a copy of the cookie used to consent again opens none of the merchant's stores once the merchant signs out", async ({ page, context, browser }) => {
+  await installThroughConsent(page, { storeIds: [101, 102] });
+  await page.goto("/stores/101/orders");
+  // Someone with a copy of the cookie consents for a store of their own: their new session carries 101 and 102.
+  const copy = await cookieCopy(browser, context);
+  const copyPage = await copy.newPage();
+  await installThroughConsent(copyPage, { storeIds: [103] });
+  expect(await status(copy, "/stores/102/orders")).toBe(200);
+  // The merchant signs out from the page still open in the original browser.
+  await page.getByRole("button", { name: "Sign out", exact: true }).click();
+  await expect(page).toHaveURL(/\/$/);
+  for (const storeId of [101, 102, 103]) expect(await status(copy, `/stores/${storeId}/orders`)).toBe(404);
+  await copy.close();
+});
+
 test("after an uninstall, the session and any copy of its cookie lose that store at once and keep the other", async ({ page, context, browser }) => {
   await installThroughConsent(page, { storeIds: [101, 103] });
   const copy = await cookieCopy(browser, context);

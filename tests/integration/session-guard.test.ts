@@ -40,6 +40,7 @@ const next = vi.hoisted(() => ({
   afterQueue: [] as (() => Promise<unknown>)[],
   db: null as unknown,
   production: false,
+  appUrl: null as string | null,
 }));
 
 class NotFound extends Error {}
@@ -68,7 +69,12 @@ vi.mock("@/lib/env", async (importOriginal) => {
   return {
     ...real,
     env: new Proxy(real.env, {
-      get: (target, key) => (key === "NODE_ENV" && next.production ? "production" : Reflect.get(target, key)),
+      get: (target, key) =>
+        key === "NODE_ENV" && next.production
+          ? "production"
+          : key === "APP_URL" && next.appUrl
+            ? next.appUrl
+            : Reflect.get(target, key),
     }),
   };
 });
@@ -129,6 +135,7 @@ beforeEach(async () => {
   next.jar.clear();
   next.afterQueue.length = 0;
   next.production = false;
+  next.appUrl = null;
   await handle.db.delete(sessions);
 });
 afterEach(() => {
@@ -241,6 +248,26 @@ describe("the session cookie", () => {
     next.production = true;
     expect(sessionOptions().cookieOptions).toMatchObject({ secure: true, httpOnly: true });
     expect(installAttemptOptions().cookieOptions).toMatchObject({ secure: true, httpOnly: true });
+  });
+
+  it("is __Host- (Secure, Path=/, no Domain) when served over https, the install cookie too; plain over http://localhost", async () => {
+    next.production = true;
+    next.appUrl = "https://app.example.com";
+    clockAt(T0);
+    await startSession(handle.db, [101]);
+    expect([...next.jar.keys()]).toEqual(["__Host-app_session"]);
+    const cookie = next.jar.get("__Host-app_session") as Cookie;
+    expect(cookie.options).toMatchObject({ secure: true, path: "/" });
+    expect(cookie.options).not.toHaveProperty("domain");
+    expect(await currentSessionId()).toMatch(/^[0-9a-f]{64}$/);
+    expect(installAttemptOptions()).toMatchObject({ cookieName: "__Host-app_install", cookieOptions: { secure: true, path: "/" } });
+    expect(installAttemptOptions().cookieOptions).not.toHaveProperty("domain");
+    // A development server reached over https (a tunnel) gets the prefix and Secure as well.
+    next.production = false;
+    expect(sessionOptions()).toMatchObject({ cookieName: "__Host-app_session", cookieOptions: { secure: true } });
+    next.appUrl = "http://localhost:3000";
+    expect(sessionOptions()).toMatchObject({ cookieName: "app_session", cookieOptions: { secure: false } });
+    expect(installAttemptOptions().cookieName).toBe("app_install");
   });
 
   it("names no session when absent, malformed or holding something other than a secret", async () => {

@@ -8,7 +8,7 @@ import {
   findSessionInstalls,
   touchSession,
 } from "@/db/queries/sessions";
-import { installs, sessions, sessionStores } from "@/db/schema";
+import { installs, sessionReplacements, sessions, sessionStores } from "@/db/schema";
 import { saveInstalledStores } from "@/lib/installs/tokens";
 import { setLogSink } from "@/lib/log";
 import { signIn, signOut, signOutEverywhere } from "@/lib/session-lifecycle";
@@ -68,6 +68,7 @@ describe(`server-side sessions (${databaseKind()})`, () => {
   });
   beforeEach(async () => {
     await handle.db.delete(sessions);
+    await handle.db.delete(sessionReplacements);
     await handle.db.delete(installs);
     await install([
       { storeId: 101, installId: 1 },
@@ -182,6 +183,94 @@ describe(`server-side sessions (${databaseKind()})`, () => {
     expect(await opens(after, 101, at(10 * MINUTE))).toBe(true);
     expect(await opens(after, 102, at(10 * MINUTE))).toBe(true);
     expect(await findSession(handle.db, after)).toEqual({ createdAt: at(10 * MINUTE), lastSeenAt: at(10 * MINUTE) });
+  });
+
+  it("a carried store keeps the time of the consent that granted it: no chain of consents keeps it open past 12 hours", async () => {
+    const HOUR = 60 * MINUTE;
+    const first = await device([101]);
+    await touchSession(handle.db, first, at(6 * HOUR - MINUTE));
+    const second = await device([102], at(6 * HOUR), first);
+    await touchSession(handle.db, second, at(11 * HOUR - MINUTE));
+    const third = await device([103], at(11 * HOUR), second);
+    await touchSession(handle.db, third, at(12 * HOUR - 2 * MINUTE));
+    expect(await opens(third, 101, at(ABSOLUTE_LIFETIME_MS - 1))).toBe(true);
+    expect(await resolveStoreAccess(handle.db, third, "101", at(ABSOLUTE_LIFETIME_MS))).toEqual({ ok: false, reason: "not_in_session" });
+    expect(await opens(third, 102, at(ABSOLUTE_LIFETIME_MS))).toBe(true);
+    expect(await opens(third, 103, at(ABSOLUTE_LIFETIME_MS))).toBe(true);
+    expect((await findSessionInstalls(handle.db, third, at(-1)))?.installs.map((row) => row.storeId)).toEqual([101, 102, 103]);
+    expect((await findSessionInstalls(handle.db, third, at(6 * HOUR - 1)))?.installs.map((row) => row.storeId)).toEqual([102, 103]);
+    // Ticked again on the consent screen, a store is granted again: its clock restarts from that consent.
+    await touchSession(handle.db, third, at(12 * HOUR - MINUTE));
+    const fourth = await device([101], at(12 * HOUR - MINUTE), third);
+    expect(await opens(fourth, 101, at(12 * HOUR + 20 * MINUTE))).toBe(true);
+    const grants = await handle.db.select().from(sessionStores).where(eq(sessionStores.sessionId, fourth));
+    expect(new Map(grants.map((row) => [row.storeId, row.grantedAt]))).toEqual(
+      new Map([
+        [101, at(12 * HOUR - MINUTE)],
+        [102, at(6 * HOUR)],
+        [103, at(11 * HOUR)],
+      ]),
+    );
+  });
+
+  it("a store past its grant's lifetime is not carried into the next session", async () => {
+    const HOUR = 60 * MINUTE;
+    const first = await device([101]);
+    await touchSession(handle.db, first, at(6 * HOUR - MINUTE));
+    const second = await device([102], at(6 * HOUR), first);
+    await touchSession(handle.db, second, at(12 * HOUR - MINUTE));
+    const third = await device([103], at(12 * HOUR), second);
+    const grants = await handle.db.select({ storeId: sessionStores.storeId }).from(sessionStores).where(eq(sessionStores.sessionId, third));
+    expect(grants.map((row) => row.storeId).sort()).toEqual([102, 103]);
+  });
+
+  it("signing out with a cookie whose session a copy of it replaced ends the replacing sessions too", async () => {
+    await install([{ storeId: 104, installId: 4 }]);
+    const merchant = await device([101, 102, 103]);
+    const copy = await device([104], at(5 * MINUTE), merchant);
+    const copyOfCopy = await device([104], at(6 * MINUTE), copy);
+    const elsewhere = await device([101], at(6 * MINUTE));
+    expect(await opens(copyOfCopy, 101, at(7 * MINUTE))).toBe(true);
+    // The merchant's own browser still presents the first cookie: signing out there ends the whole chain.
+    expect(await signOut(handle.db, merchant)).toBe(true);
+    for (const storeId of [101, 102, 103, 104]) expect(await opens(copyOfCopy, storeId, at(7 * MINUTE))).toBe(false);
+    expect(await findSession(handle.db, copy)).toBeNull();
+    expect(await findSession(handle.db, copyOfCopy)).toBeNull();
+    expect(await opens(elsewhere, 101, at(7 * MINUTE))).toBe(true);
+    expect(await handle.db.select().from(sessionReplacements)).toEqual([]);
+  });
+
+  it("signing in again with a cookie a copy of it replaced also ends the replacing sessions", async () => {
+    await install([{ storeId: 104, installId: 4 }]);
+    const merchant = await device([101, 102]);
+    const copy = await device([104], at(5 * MINUTE), merchant);
+    // The merchant's browser still holds the first cookie, which opens nothing now: the merchant signs in again.
+    const again = await device([101], at(6 * MINUTE), merchant);
+    expect(await findSession(handle.db, copy)).toBeNull();
+    expect(await opens(again, 101, at(7 * MINUTE))).toBe(true);
+    expect(await opens(again, 102, at(7 * MINUTE))).toBe(false);
+  });
+
+  it("signing out from the middle of a chain ends the sessions that followed it", async () => {
+    const first = await device([101]);
+    const second = await device([102], at(MINUTE), first);
+    const third = await device([103], at(2 * MINUTE), second);
+    expect(await signOut(handle.db, second)).toBe(true);
+    expect(await findSession(handle.db, third)).toBeNull();
+    expect(await signOut(handle.db, first)).toBe(false);
+  });
+
+  it("the purge forgets a replacement once the replaced cookie can no longer be presented", async () => {
+    const first = await device([101]);
+    await device([102], at(MINUTE), first);
+    const purge = (now: Date) =>
+      deleteExpiredSessions(handle.db, { now, idleTimeoutMs: IDLE_TIMEOUT_MS, absoluteLifetimeMs: ABSOLUTE_LIFETIME_MS });
+    await purge(at(ABSOLUTE_LIFETIME_MS - 1));
+    expect(await handle.db.select({ expiresAt: sessionReplacements.expiresAt }).from(sessionReplacements)).toEqual([
+      { expiresAt: at(ABSOLUTE_LIFETIME_MS) },
+    ]);
+    await purge(at(ABSOLUTE_LIFETIME_MS));
+    expect(await handle.db.select().from(sessionReplacements)).toEqual([]);
   });
 
   it("an expired session hands nothing over to the next sign-in, and is deleted", async () => {

@@ -20,7 +20,6 @@ describe("webhook URL rules (doctor)", () => {
   });
 
   it.each([
-    ["https", "http://orders.amina-couture.com", "must use https, not http"],
     ["port", "https://orders.amina-couture.com:8443", "must be served on port 443, not 8443"],
     ["credentials", "https://karim:hunter22@orders.amina-couture.com", "must not contain a user name or password"],
     ["ip-address", "https://203.0.113.7", "must use a host name, not the IP address 203.0.113.7"],
@@ -43,6 +42,17 @@ describe("webhook URL rules (doctor)", () => {
     expect(line?.detail).toContain(message);
     expect(line?.fix).toMatch(/custom https domain/);
     expect(report.ok).toBe(false);
+  });
+
+  it("fails a plain http APP_URL at the variable itself (production refuses it), so the webhook line waits for it", async () => {
+    const { report, line } = await webhookLine("http://orders.amina-couture.com");
+    expect(report.checks.find((check) => check.id === "env.APP_URL")).toMatchObject({ status: "fail", detail: expect.stringContaining("must use https") });
+    expect(line?.status).toBe("skip");
+    expect(report.ok).toBe(false);
+    // The webhook rule itself still names http, for callers that judge a URL alone.
+    expect(webhookUrlProblems("http://orders.amina-couture.com/api/webhooks").map((problem) => problem.message).join(" ")).toContain(
+      "must use https, not http",
+    );
   });
 
   it("fails a URL longer than 255 characters, counting the /api/webhooks suffix, and passes exactly 255", async () => {

@@ -130,6 +130,7 @@ describe("parseEnv", () => {
     });
     const againstEmulator = {
       ...productionEnv,
+      APP_URL: "http://localhost:3000",
       SVC_AUTH_URL: "http://localhost:4000",
       SVC_API_URL: "http://127.0.0.1:4000",
       SVC_CLIENT_ID: DEV_APP.clientId,
@@ -137,10 +138,32 @@ describe("parseEnv", () => {
       SVC_WEBHOOK_SECRET: DEV_APP.webhookSecret,
     };
     expect(problemsOf(againstEmulator)).toEqual({});
+    // Loopback platform hosts behind a public app (a forward proxy or tunnel to the real platform): no rehearsal.
+    expect(problemsOf({ ...againstEmulator, APP_URL: "https://app.example.com" })).toEqual({
+      SVC_AUTH_URL: "must use https in production",
+      SVC_API_URL: "must use https in production",
+      SVC_CLIENT_ID: "is the template's public development value",
+      SVC_CLIENT_SECRET: "is the template's public development value",
+      SVC_WEBHOOK_SECRET: "is the template's public development value",
+    });
     expect(problemsOf({ ...againstEmulator, SVC_AUTH_URL: "http://auth.example.com" })).toMatchObject({
       SVC_AUTH_URL: "must use https in production",
       SVC_CLIENT_SECRET: "is the template's public development value",
     });
+  });
+
+  it("refuses a plain http APP_URL in production unless it is this machine", () => {
+    expect(problemsOf({ ...productionEnv, APP_URL: "http://app.example.com" })).toEqual({ APP_URL: "must use https in production" });
+    expect(problemsOf({ ...productionEnv, APP_URL: "http://localhost:3000" })).toEqual({});
+    expect(problemsOf({ ...productionEnv, APP_URL: "http://127.0.0.1:3000" })).toEqual({});
+    expect(problemsOf({ ...productionEnv, APP_URL: "http://localhost.example.com" })).toEqual({ APP_URL: "must use https in production" });
+    expect(problemsOf({ NODE_ENV: "development", APP_URL: "http://192.168.1.10:3000" })).toEqual({});
+  });
+
+  it("reads TRUST_PROXY_HOPS as a whole number from 0 to 10, 0 when unset", () => {
+    expect(parseEnv(productionEnv).TRUST_PROXY_HOPS).toBe(0);
+    expect(parseEnv({ ...productionEnv, TRUST_PROXY_HOPS: "2" }).TRUST_PROXY_HOPS).toBe(2);
+    for (const bad of ["-1", "1.5", "11", "one"]) expect(problemsOf({ ...productionEnv, TRUST_PROXY_HOPS: bad })).toHaveProperty("TRUST_PROXY_HOPS");
   });
 
   it("splits SVC_SCOPES on white space", () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { describeFailure, FAILURE_REASONS } from "@/lib/oauth/failure-reasons";
+import { describeFailure, FAILURE_REASONS, failurePath } from "@/lib/oauth/failure-reasons";
 import ar from "@/messages/ar.json";
 import en from "@/messages/en.json";
 import fr from "@/messages/fr.json";
@@ -139,6 +139,29 @@ describe("describeFailure", () => {
     expect(describeFailure("<script>alert(1)</script>")).toMatchObject({ reason: null, titleKey: "InstallFailed.reason.unknown.title" });
     expect(describeFailure("toString").reason).toBeNull();
     expect(describeFailure(undefined).reason).toBeNull();
+  });
+});
+
+describe("waiting reasons", () => {
+  it("carry the minutes to wait, from 1 to 10, only for the reasons that wait", () => {
+    expect(failurePath("too_many_attempts", 9.2)).toBe("/install/failed?reason=too_many_attempts&minutes=10");
+    expect(failurePath("platform_busy", 0)).toBe("/install/failed?reason=platform_busy&minutes=1");
+    expect(failurePath("platform_busy", 3)).toBe("/install/failed?reason=platform_busy&minutes=3");
+    expect(failurePath("platform_busy", 42)).toBe("/install/failed?reason=platform_busy&minutes=10");
+    expect(failurePath("expired")).toBe("/install/failed?reason=expired");
+    expect(describeFailure("platform_busy", "3")).toMatchObject({ reason: "platform_busy", minutes: 3 });
+    expect(describeFailure("too_many_attempts", "7").minutes).toBe(7);
+    for (const odd of [undefined, "", "0", "03", "-2", "2.5", "99", "1e1", "1a", "<b>"]) {
+      expect(describeFailure("too_many_attempts", odd).minutes).toBe(10);
+    }
+    expect(describeFailure("expired", "3").minutes).toBe(0);
+    expect(describeFailure("nonsense", "3").minutes).toBe(0);
+  });
+
+  it("say the minutes in every locale", () => {
+    for (const reason of ["too_many_attempts", "platform_busy"] as const) {
+      for (const messages of [en, fr, ar]) expect(lookup(messages, describeFailure(reason).detailKey)).toContain("{minutes, plural,");
+    }
   });
 });
 

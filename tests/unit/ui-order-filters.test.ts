@@ -14,6 +14,14 @@ describe("parseOrderFilters", () => {
     expect(parseOrderFilters({ phone: "   " }).phone).toBeNull();
   });
 
+  it("refuses a phone holding control characters, and strips invisible direction marks", () => {
+    for (const phone of ["\u0000x", "0555\u0000", "05\u007f55", "\u0085", "0555\u{e000}"]) {
+      expect(parseOrderFilters({ phone })).toEqual({ status: null, phone: null, cursor: null, phoneRefused: true });
+    }
+    expect(parseOrderFilters({ phone: "\u200f0555 12\t34\n56\u200e" })).toEqual({ status: null, phone: "0555123456", cursor: null });
+    expect(parseOrderFilters({ phone: "0555" })).not.toHaveProperty("phoneRefused");
+  });
+
   it("round-trips through the URL builder, leaving empty filters out", () => {
     const filters = parseOrderFilters({ status: "confirmed", phone: "+213555", cursor: "abc" });
     expect(ordersHref(101, filters)).toBe("/stores/101/orders?status=confirmed&phone=%2B213555&cursor=abc");

@@ -9,9 +9,13 @@ export async function generateMetadata(): Promise<Metadata> {
   return { title: t("Meta.installFailed") };
 }
 
-export default async function InstallFailedPage({ searchParams }: { searchParams: Promise<{ reason?: string | string[] }> }) {
-  const [{ reason }, { t }] = await Promise.all([searchParams, getUi()]);
-  const failure = describeFailure(Array.isArray(reason) ? reason[0] : reason);
+export default async function InstallFailedPage({
+  searchParams,
+}: {
+  searchParams: Promise<{ reason?: string | string[]; minutes?: string | string[] }>;
+}) {
+  const [{ reason, minutes }, { t }] = await Promise.all([searchParams, getUi()]);
+  const failure = describeFailure(Array.isArray(reason) ? reason[0] : reason, Array.isArray(minutes) ? minutes[0] : minutes);
   const declined = failure.reason === "access_denied";
   return (
     <main className="mx-auto flex min-h-screen max-w-xl flex-col justify-center gap-6 px-6 py-16">
@@ -23,7 +27,7 @@ export default async function InstallFailedPage({ searchParams }: { searchParams
         data-reason={failure.reason ?? "unknown"}
       >
         <h1 className="text-2xl font-bold text-slate-900">{t(failure.titleKey)}</h1>
-        <p className="mt-3 text-slate-700">{t(failure.detailKey)}</p>
+        <p className="mt-3 text-slate-700">{t(failure.detailKey, { minutes: failure.minutes })}</p>
       </div>
       <div className="flex flex-wrap gap-4">
         <a

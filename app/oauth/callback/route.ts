@@ -4,6 +4,8 @@ import { env } from "@/lib/env";
 import { log } from "@/lib/log";
 import { getJobs } from "@/lib/jobs/app";
 import { completeInstall } from "@/lib/oauth/complete-install";
+import { failurePath } from "@/lib/oauth/failure-reasons";
+import { budgetConfig, budgetedClient, minutesToWait } from "@/lib/oauth/install-budget";
 import { liveAttempts, takeAttempt } from "@/lib/oauth/install-attempts";
 import { landingAfterInstall } from "@/lib/oauth/return-path";
 import { oauthClientFromEnv } from "@/lib/oauth/token-client";
@@ -45,8 +47,14 @@ export async function GET(request: NextRequest) {
     attempt,
     client: oauthClientFromEnv(),
     jobs,
+    admission: {
+      address: budgetedClient(request.headers, budgetConfig(env)),
+    },
   });
-  if (!outcome.ok) return redirectTo(`/install/failed?reason=${outcome.reason}`);
+  if (!outcome.ok) {
+    const wait = outcome.retryAfterMs === undefined ? undefined : minutesToWait(outcome.retryAfterMs);
+    return redirectTo(failurePath(outcome.reason, wait));
+  }
 
   const storeIds = outcome.installs.map((install) => install.storeId);
   try {

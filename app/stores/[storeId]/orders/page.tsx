@@ -57,6 +57,11 @@ async function Orders({ params, searchParams }: StorePageProps) {
         {connected ? <LiveRefresh t={t} /> : null}
       </div>
       <OrdersFilters action={baseHref} status={filters.status} phone={filters.phone} t={t} />
+      {filters.phoneRefused ? (
+        <p role="status" className="rounded-md border border-amber-300 bg-amber-50 px-4 py-3 text-sm text-slate-800">
+          {t("Orders.phoneRefused")}
+        </p>
+      ) : null}
       {page.rows.length === 0 && !filters.cursor ? (
         <OrdersEmpty
           filtered={filtered}
