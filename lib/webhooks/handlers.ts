@@ -1,6 +1,6 @@
 import { rawQuery, type Db, type DbOrTx, type RawQuery } from "@/db/client";
 import { findInstall, markInstallUninstalled } from "@/db/queries/installs";
-import { applyOrderEvent } from "@/db/queries/order-events";
+import { applyOrderEvent, type OrderEventInput } from "@/db/queries/order-events";
 import { inTransaction } from "@/lib/jobs/boss";
 import type { Logger } from "@/lib/log";
 import type { WebhookEvent } from "./envelope";
@@ -32,6 +32,19 @@ export type ApplyContext = {
 
 export type OrderWebhookEvent = Extract<WebhookEvent, { kind: "order" }>;
 
+/** What the one-statement claim-and-apply needs of an order event (db/queries/order-events.ts). */
+function orderEventInput(event: OrderWebhookEvent, deliveryId: string | null): OrderEventInput {
+  return {
+    eventId: event.id,
+    event: event.event,
+    storeId: event.storeId,
+    deliveryId,
+    order: event.order,
+    status: event.status,
+    previousStatus: event.previousStatus,
+  };
+}
+
 /** An order event, claimed and applied in one round trip; duplicate when its id was seen before. */
 export async function applyOrderWebhook(
   db: Db,
@@ -40,15 +53,7 @@ export async function applyOrderWebhook(
 ): Promise<{ duplicate: true } | { duplicate: false; effect: EventEffect }> {
   const result = await applyOrderEvent(
     rawQuery(db),
-    {
-      eventId: event.id,
-      event: event.event,
-      storeId: event.storeId,
-      deliveryId: context.deliveryId,
-      order: event.order,
-      status: event.status,
-      previousStatus: event.previousStatus,
-    },
+    orderEventInput(event, context.deliveryId),
     { deadlineMs: context.deadlineMs },
   );
   if (!result.claimed) return { duplicate: true };
@@ -76,15 +81,7 @@ export async function applyOrderWebhookWithFollowUp(
   return db.transaction(async (tx) => {
     // The same statement as the fast path, on the transaction's connection.
     const query: RawQuery = async <T>(text: string, params: unknown[]) => (await inTransaction(tx).executeSql(text, params)).rows as T[];
-    const result = await applyOrderEvent(query, {
-      eventId: event.id,
-      event: event.event,
-      storeId: event.storeId,
-      deliveryId: context.deliveryId,
-      order: event.order,
-      status: event.status,
-      previousStatus: event.previousStatus,
-    });
+    const result = await applyOrderEvent(query, orderEventInput(event, context.deliveryId));
     if (!result.claimed) return { duplicate: true as const };
     if (!result.installed) return { duplicate: false as const, effect: "no_install" as const };
     await followUp(tx, event);
