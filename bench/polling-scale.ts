@@ -57,8 +57,12 @@ export type PollingRun = {
   dbCpuPct: number;
   serverPostgresCpuPct: number;
   workerCpuPct: number[];
+  /** The bench's own process: the emulator answering every call, and the sampling. */
+  emulatorCpuPct: number;
   loadAvg: number;
   machineBusyPct: number;
+  /** Where the database's time goes: the scratch database's active statements, sampled, by kind and table. */
+  activeStatements: { label: string; share: number }[];
   setupS: number;
   workerWarnings: string[];
 };
@@ -148,6 +152,40 @@ function stopWorkerProcess(child: ChildProcess): Promise<void> {
   });
 }
 
+/** A statement's kind and first table, e.g. `select installs` or `with pgboss.job`: enough to tell what it is. */
+export function statementLabel(query: string): string {
+  const text = query.replace(/\s+/g, " ").trim();
+  const verb = (/^\w+/.exec(text)?.[0] ?? "?").toLowerCase();
+  const table = /\b(?:from|into|update)\s+"?([\w.]+)"?(?:\."?(\w+)"?)?/i.exec(text);
+  return `${verb} ${table ? [table[1], table[2]].filter(Boolean).join(".") : "?"}`;
+}
+
+/** Samples the scratch database's active statements every 200 ms until stopped (a poor man's profile). */
+function sampleActiveStatements(admin: postgres.Sql, database: string, ownPid: number) {
+  const counts = new Map<string, number>();
+  let samples = 0;
+  let running = true;
+  const done = (async () => {
+    while (running) {
+      const rows = await admin<{ query: string }[]>`
+        select query from pg_stat_activity where datname = ${database} and pid <> ${ownPid} and state = 'active'`;
+      for (const row of rows) counts.set(statementLabel(row.query), (counts.get(statementLabel(row.query)) ?? 0) + 1);
+      samples += rows.length;
+      await sleep(200);
+    }
+  })();
+  return {
+    async stop(): Promise<{ label: string; share: number }[]> {
+      running = false;
+      await done;
+      return [...counts]
+        .sort((a, b) => b[1] - a[1])
+        .slice(0, 6)
+        .map(([label, count]) => ({ label, share: (100 * count) / Math.max(1, samples) }));
+    },
+  };
+}
+
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export async function runPolling(stores: number, minutes: number): Promise<PollingRun> {
@@ -198,7 +236,9 @@ export async function runPolling(stores: number, minutes: number): Promise<Polli
     const serverMeter = new CpuMeter(postgresPids);
     const workerMeters = workers.map((worker) => new CpuMeter(() => [worker.pid!]));
     const machineBefore = busyAndTotal();
+    const benchBefore = process.cpuUsage();
     await Promise.all([dbMeter.begin(), serverMeter.begin(), ...workerMeters.map((meter) => meter.begin())]);
+    const profile = sampleActiveStatements(admin, database_, ownPid);
     const loads: number[] = [];
     while (Date.now() < windowEnd) {
       await sleep(Math.min(SAMPLE_MS, windowEnd - Date.now()));
@@ -208,6 +248,8 @@ export async function runPolling(stores: number, minutes: number): Promise<Polli
       if (exited) throw new Error(`a worker exited with ${exited.exitCode}: ${workerWarnings.slice(-3).join(" | ")}`);
     }
     const machineAfter = busyAndTotal();
+    const benchCpu = process.cpuUsage(benchBefore);
+    const activeStatements = await profile.stop();
     const windowS = (windowEnd - windowStart) / 1000;
     // Calls that began in the window, once they have ended (a poll takes well under 10 s).
     await sleep(3_000);
@@ -218,10 +260,12 @@ export async function runPolling(stores: number, minutes: number): Promise<Polli
       dbCpuPct: (100 * dbMeter.total()) / windowS,
       serverPostgresCpuPct: (100 * serverMeter.total()) / windowS,
       workerCpuPct: workerMeters.map((meter) => (100 * meter.total()) / windowS),
+      emulatorCpuPct: (100 * (benchCpu.user + benchCpu.system)) / 1e6 / windowS,
       loadAvg: loads.reduce((sum, value) => sum + value, 0) / Math.max(1, loads.length),
       machineBusyPct: (100 * (machineAfter.busy - machineBefore.busy)) / Math.max(1, machineAfter.total - machineBefore.total),
       setupS,
       workerWarnings,
+      activeStatements,
     };
   } finally {
     await Promise.all(workers.map(stopWorkerProcess));
@@ -297,6 +341,7 @@ export function summarize(calls: readonly ApiCall[], storeIds: readonly number[]
   };
 }
 
+const dbMsPerPoll = (run: PollingRun) => (run.calls ? ((1000 * run.dbCpuS) / run.calls).toFixed(1) : "–");
 const n = (value: number) => value.toLocaleString("en-US");
 const s = (value: number) => (Number.isFinite(value) ? `${value.toFixed(1)} s` : "–");
 
@@ -309,8 +354,8 @@ function describeRun(run: PollingRun): string {
     `${minutesLine};`,
     `poll lag from the minute's start p50 ${s(run.lagP50S)}, p95 ${s(run.lagP95S)}; gap between a store's polls p95 ${s(run.gapP95S)}, max ${s(run.gapMaxS)};`,
     `stores polled by two workers at once ${run.overlaps}; 429s ${run.rateLimited}; other errors ${run.otherErrors}; ${n(run.calls)} calls;`,
-    `database CPU ${run.dbCpuS.toFixed(1)} s (${run.dbCpuPct.toFixed(1)}% of one core; every postgres process on the shared server ${run.serverPostgresCpuPct.toFixed(1)}%);`,
-    `workers' CPU ${run.workerCpuPct.map((pct) => `${pct.toFixed(1)}%`).join(" + ")} of one core; machine load average ${run.loadAvg.toFixed(1)} over the run, CPUs ${run.machineBusyPct.toFixed(0)}% busy.`,
+    `database CPU ${run.dbCpuS.toFixed(1)} s (${run.dbCpuPct.toFixed(1)}% of one core, ${dbMsPerPoll(run)} ms a call; every postgres process on the shared server ${run.serverPostgresCpuPct.toFixed(1)}%);`,
+    `workers' CPU ${run.workerCpuPct.map((pct) => `${pct.toFixed(1)}%`).join(" + ")} of one core; the emulator's (the bench's process) ${run.emulatorCpuPct.toFixed(1)}%; machine load average ${run.loadAvg.toFixed(1)} over the run, CPUs ${run.machineBusyPct.toFixed(0)}% busy.`,
   ].join(" ");
 }
 
@@ -333,7 +378,12 @@ function table(runs: PollingRun[]): string[] {
     row("API calls", (run) => n(run.calls)),
     row("database CPU (scratch database's backends)", (run) => `${run.dbCpuS.toFixed(1)} s, ${run.dbCpuPct.toFixed(1)}% of a core`),
     row("every postgres process (shared server)", (run) => `${run.serverPostgresCpuPct.toFixed(1)}% of a core`),
+    row("database CPU per API call", (run) => `${dbMsPerPoll(run)} ms`),
     row("worker processes' CPU", (run) => run.workerCpuPct.map((pct) => `${pct.toFixed(1)}%`).join(" + ")),
+    row("emulator's CPU (the bench's process)", (run) => `${run.emulatorCpuPct.toFixed(1)}%`),
+    row("database's active statements, sampled (share of samples)", (run) =>
+      run.activeStatements.map((statement) => `${statement.label} ${statement.share.toFixed(0)}%`).join(", "),
+    ),
     row("machine load average (1 min) during the run", (run) => `${run.loadAvg.toFixed(1)} on ${os.cpus().length} cores, ${run.machineBusyPct.toFixed(0)}% busy`),
   ];
 }
