@@ -24,13 +24,15 @@ const BENCHES: Bench[] = [
   { name: "phone pages (Lighthouse)", run: async () => (await import("./lighthouse")).benchLighthouse() },
   { name: "scale", run: async () => (await import("./scale")).benchScale() },
   { name: "order import jobs", run: async () => (await import("./jobs-backfill")).benchBackfill() },
+  { name: "order polling jobs", run: async () => (await import("./polling-scale")).benchPollingScale() },
 ];
 
 /**
  * `npm run bench -- first-load dev-start` runs only the parts whose name contains one of the words (spaces and
- * dashes alike, any case: pacing, webhook, orders, first-load, dev-start, lighthouse, scale, import); `--no-build`
+ * dashes alike, any case: pacing, webhook, orders, first-load, dev-start, lighthouse, scale, import, polling); `--no-build`
  * reuses the last builds (.next-bench, bench/reference/.next-bench); `--scripts` lists every page's scripts in the
- * first-load part; `--keep-scale-db` keeps the scale part's seeded database for the next run.
+ * first-load part; `--keep-scale-db` keeps the scale part's seeded database for the next run; `--polling-minutes=N`,
+ * `--polling-large-minutes=N` and `--polling-stores=1000,10000` shape the polling part (bench/polling-scale.ts).
  */
 const words = (text: string) => text.toLowerCase().replace(/[-_\s]+/g, " ").trim();
 const only = process.argv
@@ -92,8 +94,9 @@ async function main(): Promise<void> {
     console.error(`no benchmark matches ${only.join(", ")}; the parts: ${BENCHES.map((bench) => bench.name).join(", ")}`);
     process.exit(2);
   }
-  // The dev start and the order import need no production build: skip building when only they are asked for.
-  const needsBuild = selected.some((bench) => bench.name !== "dev start" && bench.name !== "order import jobs");
+  // The dev start and the job parts need no production build: skip building when only they are asked for.
+  const noBuild = new Set(["dev start", "order import jobs", "order polling jobs"]);
+  const needsBuild = selected.some((bench) => !noBuild.has(bench.name));
   const loadAtStart = machineLoad();
   if (!skipBuild && needsBuild) await buildAll();
   const results: { name: string; result: BenchResult }[] = [];

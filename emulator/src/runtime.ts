@@ -19,7 +19,14 @@ export type Runtime = {
   /** Sliding windows for the OAuth endpoints: bucket key -> hit times (ms). */
   oauthHits: Map<string, number[]>;
   analyticsCache: Map<string, { storedAt: number; data: unknown }>;
+  /** Added to every /v1 answer (ms of real time), as the real platform's ~300 ms per call. */
+  apiLatencyMs: number;
+  /** Every /v1 call since recording was turned on (null: not recording). */
+  apiCalls: ApiCall[] | null;
 };
+
+/** One /v1 call as the platform saw it: real-time start and end (ms since the epoch), for overlap and lag checks. */
+export type ApiCall = { storeId: number | null; method: string; path: string; status: number; startedAt: number; endedAt: number };
 
 const runtimes = new WeakMap<EmulatorContext, Runtime>();
 
@@ -37,5 +44,5 @@ export function resetRuntime(ctx: EmulatorContext): void {
 }
 
 function freshRuntime(): Runtime {
-  return { faults: [], minuteWindows: new Map(), oauthHits: new Map(), analyticsCache: new Map() };
+  return { faults: [], minuteWindows: new Map(), oauthHits: new Map(), analyticsCache: new Map(), apiLatencyMs: 0, apiCalls: null };
 }

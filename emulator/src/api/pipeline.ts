@@ -2,6 +2,7 @@ import { takeDeferredDelay } from "../faults";
 import { createRouter } from "../http/router";
 import type { EmuResponse, Handler, Route } from "../http/types";
 import { installStateError } from "../rules";
+import { runtime } from "../runtime";
 import { analyticsOperations } from "./analytics";
 import { categoryOperations } from "./categories";
 import { isClosedToApps, scopeOnlyOperations } from "./closed";
@@ -41,7 +42,7 @@ const MONTH = (date: Date) => date.toISOString().slice(0, 7);
  * Every /v1 call, in this order: token (401), install limit then store limits (429), install state (403),
  * monthly quota (402), closed endpoints (403), unknown path (404), scope (403), idempotency, the operation.
  */
-const handleApi: Handler = async (request, ctx) => {
+const answerApi = async (request: Parameters<Handler>[0], ctx: Parameters<Handler>[1], seen: { storeId: number | null }): Promise<EmuResponse> => {
   const requestId = requestIdFrom(request.headers);
   const header = request.headers.authorization;
   if (header === undefined || header === "") return apiError(401, "unauthorized", "Missing Authorization header", requestId);
@@ -53,6 +54,7 @@ const handleApi: Handler = async (request, ctx) => {
   const app = install && ctx.state.apps.find((candidate) => candidate.id === install.appId);
   const store = install && ctx.state.stores.find((candidate) => candidate.id === install.storeId);
   if (!install || !app || !store) return apiError(401, "unauthorized", "Invalid or revoked API key", requestId);
+  seen.storeId = store.id;
 
   const refusal = checkRestLimits(ctx, install, store);
   if (refusal) return apiError(429, "rate_limited", refusal.message, requestId, { retryAfter: refusal.retryAfter });
@@ -105,6 +107,21 @@ const handleApi: Handler = async (request, ctx) => {
   await wait();
   const response = run();
   outcome.store(response);
+  return response;
+};
+
+/**
+ * The platform's latency (the scale control's setting) is added to every answer, refusals included, and each call
+ * is recorded with its store when recording is on (emulator/src/scale.ts).
+ */
+const handleApi: Handler = async (request, ctx) => {
+  const startedAt = Date.now();
+  const seen: { storeId: number | null } = { storeId: null };
+  const response = await answerApi(request, ctx, seen);
+  const { apiLatencyMs } = runtime(ctx);
+  if (apiLatencyMs > 0) await new Promise((resolve) => setTimeout(resolve, apiLatencyMs));
+  const calls = runtime(ctx).apiCalls;
+  calls?.push({ storeId: seen.storeId, method: request.method, path: request.url.pathname, status: response.status, startedAt, endedAt: Date.now() });
   return response;
 };
 

@@ -15,6 +15,8 @@ import {
 } from "../actions";
 import { clearFaults, parseFaults, queueFaults } from "../faults";
 import type { EmulatorContext } from "../http/types";
+import type { ApiCall } from "../runtime";
+import { apiSettings, mintStores, setApiSettings, takeApiCalls, type ApiSettings, type MintedStore } from "../scale";
 import type { AppStatus, Install, Order, OrderStatus, Plan, Store } from "../model";
 
 export type StateSummary = ReturnType<typeof summarizeState>;
@@ -92,6 +94,12 @@ export type EmulatorControl = {
   /** Same shapes as POST /_emulator/faults; returns how many faults are queued. */
   addFaults(faults: unknown[]): number;
   clearFaults(): void;
+  /** Many installed stores at once, with their install tokens (emulator/src/scale.ts). */
+  mintStores(options: { count: number; ordersPerStore: number }): MintedStore[];
+  apiSettings(): ApiSettings;
+  /** The latency added to every /v1 answer, and whether each call is recorded (turning it on empties the record). */
+  setApiSettings(settings: Partial<ApiSettings>): ApiSettings;
+  apiCalls(options?: { clear?: boolean }): ApiCall[];
 };
 
 export function createControl(ctx: EmulatorContext): EmulatorControl {
@@ -111,5 +119,9 @@ export function createControl(ctx: EmulatorContext): EmulatorControl {
     tick: () => ctx.webhooks.tick(),
     addFaults: (faults) => queueFaults(ctx, parseFaults(faults)),
     clearFaults: () => clearFaults(ctx),
+    mintStores: (options) => mintStores(ctx, options),
+    apiSettings: () => apiSettings(ctx),
+    setApiSettings: (settings) => setApiSettings(ctx, settings),
+    apiCalls: (options) => takeApiCalls(ctx, options),
   };
 }

@@ -106,6 +106,21 @@ export const controlRoutes: Route[] = [
     return { ok: true, now: ctx.clock.now().toISOString() };
   }),
   route("POST", "faults", (_request, ctx, body) => ({ queued: createControl(ctx).addFaults(body.faults as unknown[]) })),
+  // Scale tests (emulator/src/scale.ts): many installed stores at once, the platform's latency, a record of calls.
+  route("POST", "stores/mint", (_request, ctx, body) => ({
+    stores: createControl(ctx).mintStores({ count: requireNumber(body, "count"), ordersPerStore: "ordersPerStore" in body ? requireNumber(body, "ordersPerStore") : 0 }),
+  })),
+  route("GET", "api/settings", (_request, ctx) => createControl(ctx).apiSettings()),
+  route("POST", "api/settings", (_request, ctx, body) => {
+    const settings: { latencyMs?: number; recordCalls?: boolean } = {};
+    if ("latencyMs" in body) settings.latencyMs = requireNumber(body, "latencyMs");
+    if ("recordCalls" in body) {
+      if (typeof body.recordCalls !== "boolean") throw new ActionError(400, "recordCalls must be a boolean");
+      settings.recordCalls = body.recordCalls;
+    }
+    return createControl(ctx).setApiSettings(settings);
+  }),
+  route("GET", "api/calls", (request, ctx) => ({ calls: createControl(ctx).apiCalls({ clear: request.url.searchParams.get("clear") === "1" }) })),
   route("DELETE", "faults", (_request, ctx) => {
     createControl(ctx).clearFaults();
     return { ok: true };
