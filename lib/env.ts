@@ -247,6 +247,14 @@ const ENV_VARIABLES = {
     schema: z.coerce.number().int().min(1).max(65535).default(DEV_APP.emulatorPort),
     setting: "internal",
   },
+  /**
+   * Token calls the app allows itself per 300 s (lib/oauth/install-budget.ts): the platform's limit, 60. Only the
+   * browser tests raise it, for an emulator started with its OAuth limits off (they install more often than that).
+   */
+  TOKEN_ENDPOINT_LIMIT: {
+    schema: z.coerce.number().int().min(1).default(60),
+    setting: "internal",
+  },
 } satisfies Record<string, EnvVariable>;
 
 type EnvName = keyof typeof ENV_VARIABLES;

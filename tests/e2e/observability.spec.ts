@@ -127,8 +127,10 @@ test("with OTEL_EXPORTER_OTLP_ENDPOINT set, a delivery's spans reach the collect
   const port = await freePort();
   const env: NodeJS.ProcessEnv = { ...e2eAppEnv(), NODE_ENV: "production", PORT: String(port), APP_URL: `http://localhost:${port}`, LOG_LEVEL: "info" };
   delete env.METRICS_SECRET;
-  // Its own database: the suite's embedded one is locked by the suite's server.
-  if (!process.env.E2E_DATABASE_URL) env.PGLITE_DIR = path.join(dataDir, "pglite");
+  // Its own embedded database, on either suite: the suite's embedded one is locked by the suite's server, and on the
+  // suite's PostgreSQL database the sample order it receives would show up in the other specs' order lists.
+  delete env.DATABASE_URL;
+  env.PGLITE_DIR = path.join(dataDir, "pglite");
   env.OTEL_EXPORTER_OTLP_ENDPOINT = receiver.url;
   env.OTEL_BSP_SCHEDULE_DELAY = "100";
   let output = "";
