@@ -28,6 +28,7 @@ export async function signIn(
   const secret = newSessionSecret();
   const id = sessionIdOf(secret);
   const replacing =
+    // Stryker disable next-line LogicalOperator: equivalent: without carry the previous session was ended just above, so none of its stores is left to carry
     carry && previous && input.previousId
       ? {
           id: input.previousId,
@@ -46,6 +47,7 @@ export async function signIn(
  * remembered as signed out of, so this browser is told so on their pages (lib/lost-access.ts).
  */
 export async function signOut(db: DbOrTx, id: string | null, now: Date = new Date()): Promise<boolean> {
+  // Stryker disable next-line ConditionalExpression: equivalent: a chain from no id ends nothing and answers false too (tested)
   return id === null ? false : sessionsEnded("signed_out", await deleteSessionChain(db, id, now));
 }
 

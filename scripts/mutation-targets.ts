@@ -62,6 +62,8 @@ export const MUTATION_GROUPS: MutationGroup[] = [
       "tests/unit/session-policy.test.ts",
       "tests/integration/session-guard.test.ts",
       "tests/integration/sessions.test.ts",
+      // The metrics a sign-in and sign-out count (their labels are part of session-lifecycle.ts).
+      "tests/integration/observability-metrics.test.ts",
     ],
   },
   {
