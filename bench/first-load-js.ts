@@ -122,17 +122,29 @@ export async function firstOrderId(databaseUrl: string, storeId: number): Promis
   }
 }
 
-export async function benchFirstLoadJs(): Promise<BenchResult> {
-  const database = await benchDatabase("bench_first_load");
+/**
+ * The app (production build) beside the reference app, on a fresh scratch database, with an emulator without OAuth
+ * limits: what the first-load and Lighthouse parts both measure. `stop()` ends all of it and drops the database.
+ */
+export async function startAppBesideReference(databaseName: string): Promise<{
+  databaseUrl: string;
+  appUrl: string;
+  referenceUrl: string;
+  stop(): Promise<void>;
+}> {
+  const database = await benchDatabase(databaseName);
   let app: ChildProcess | null = null;
   let reference: ChildProcess | null = null;
   let emulator: RunningEmulator | null = null;
-  let browser: Browser | null = null;
+  const stop = async () => {
+    await Promise.all([stopProcess(app), stopProcess(reference)]);
+    await emulator?.close();
+    await database.drop();
+  };
   try {
     const handle = await openDatabase({ url: database.url, maxConnections: 1 });
     await handle.migrate();
     await handle.close();
-
     const [appPort, referencePort] = [await freePort(), await freePort()];
     const appUrl = `http://127.0.0.1:${appPort}`;
     const referenceUrl = `http://127.0.0.1:${referencePort}`;
@@ -140,13 +152,24 @@ export async function benchFirstLoadJs(): Promise<BenchResult> {
     app = startNext(database.url, appPort, { SVC_AUTH_URL: emulator.url, SVC_API_URL: emulator.url });
     reference = startReference(database.url, referencePort);
     await Promise.all([waitForStatus(`${appUrl}/api/health`, app, [200]), waitForStatus(`${referenceUrl}/`, reference, [200])]);
+    return { databaseUrl: database.url, appUrl, referenceUrl, stop };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}
+
+export async function benchFirstLoadJs(): Promise<BenchResult> {
+  const { databaseUrl, appUrl, referenceUrl, stop } = await startAppBesideReference("bench_first_load");
+  let browser: Browser | null = null;
+  try {
 
     browser = await launchChromium();
     const installContext = await browser.newContext();
     await installThroughConsent(installContext, appUrl, STORE);
     const session = await installContext.storageState();
     await installContext.close();
-    const orderId = await firstOrderId(database.url, STORE);
+    const orderId = await firstOrderId(databaseUrl, STORE);
 
     const empty = await measure(browser, `${referenceUrl}/`);
     const floorRows = await measure(browser, `${referenceUrl}/rows`);
@@ -183,8 +206,6 @@ export async function benchFirstLoadJs(): Promise<BenchResult> {
     return { title: "First-load JavaScript per page (Chromium, encoded bytes of scripts loaded before the load event)", lines, figures };
   } finally {
     await browser?.close();
-    await Promise.all([stopProcess(app), stopProcess(reference)]);
-    await emulator?.close();
-    await database.drop();
+    await stop();
   }
 }

@@ -7,16 +7,12 @@
  * 50 ms, CLS at most 0.02. Lighthouse drives Chromium through chrome-launcher: /usr/bin/chromium (Debian) where it
  * exists, else Playwright's own Chromium; headless, and without the sandbox, which a root container cannot give.
  */
-import type { ChildProcess } from "node:child_process";
 import { existsSync } from "node:fs";
 import { createRequire } from "node:module";
 import { chromium } from "@playwright/test";
 import { launch, type LaunchedChrome } from "chrome-launcher";
 import lighthouse from "lighthouse";
-import { openDatabase } from "@/db/client";
-import { startEmulator, type RunningEmulator } from "@/emulator/src/index";
-import { firstOrderId, installThroughConsent, launchChromium } from "./first-load-js";
-import { benchDatabase, freePort, startNext, startReference, stopProcess, waitForStatus } from "./support";
+import { firstOrderId, installThroughConsent, launchChromium, startAppBesideReference } from "./first-load-js";
 import type { BenchResult } from "./types";
 
 const RUNS = Number(process.env.BENCH_LIGHTHOUSE_RUNS ?? 3);
@@ -117,23 +113,9 @@ async function medianOf(chrome: LaunchedChrome, url: string, cookie: string): Pr
 }
 
 export async function benchLighthouse(): Promise<BenchResult> {
-  const database = await benchDatabase("bench_lighthouse");
-  let app: ChildProcess | null = null;
-  let reference: ChildProcess | null = null;
-  let emulator: RunningEmulator | null = null;
+  const { databaseUrl, appUrl, referenceUrl, stop } = await startAppBesideReference("bench_lighthouse");
   let chrome: LaunchedChrome | null = null;
   try {
-    const handle = await openDatabase({ url: database.url, maxConnections: 1 });
-    await handle.migrate();
-    await handle.close();
-    const [appPort, referencePort] = [await freePort(), await freePort()];
-    const appUrl = `http://127.0.0.1:${appPort}`;
-    const referenceUrl = `http://127.0.0.1:${referencePort}`;
-    emulator = await startEmulator({ port: 0, appUrl, dataFile: null, autoTick: false, quiet: true, oauthRateLimits: false });
-    app = startNext(database.url, appPort, { SVC_AUTH_URL: emulator.url, SVC_API_URL: emulator.url });
-    reference = startReference(database.url, referencePort);
-    await Promise.all([waitForStatus(`${appUrl}/api/health`, app, [200]), waitForStatus(`${referenceUrl}/`, reference, [200])]);
-
     // The merchant's real install through the consent screen, in Playwright; Lighthouse then sends its cookies.
     const browser = await launchChromium();
     let cookie: string;
@@ -146,7 +128,7 @@ export async function benchLighthouse(): Promise<BenchResult> {
     } finally {
       await browser.close();
     }
-    const orderId = await firstOrderId(database.url, STORE);
+    const orderId = await firstOrderId(databaseUrl, STORE);
 
     chrome = await launch({ chromePath: chromePath(), chromeFlags: ["--headless=new", "--no-sandbox", "--disable-gpu", "--no-first-run"] });
     const floor = await medianOf(chrome, `${referenceUrl}/rows`, "");
@@ -187,9 +169,7 @@ export async function benchLighthouse(): Promise<BenchResult> {
     return { title: "Phone pages (Lighthouse, mobile, Arabic)", lines, figures };
   } finally {
     await chrome?.kill();
-    await Promise.all([stopProcess(app), stopProcess(reference)]);
-    await emulator?.close();
-    await database.drop();
+    await stop();
   }
 }
 
