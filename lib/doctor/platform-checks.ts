@@ -1,4 +1,5 @@
 import { redact } from "@/lib/log";
+import { INTERACTIVE_TIMEOUT_MS, platformFetch, postTokenForm, type Wire } from "@/lib/platform";
 import type { CheckResult } from "./types";
 import { redirectUriOf } from "@/lib/webhook-url/app-urls";
 
@@ -12,7 +13,10 @@ export type PlatformCheckInput = {
 
 export type PlatformCheckOptions = { fetch?: typeof fetch; timeoutMs?: number };
 
-const USER_AGENT = "store-app-starter-doctor/1.0";
+/** The app's own transport (its User-Agent, no redirects), so the probes see the platform as the app will. */
+function wireOf(options: PlatformCheckOptions): Wire {
+  return { fetch: options.fetch, timeoutMs: options.timeoutMs ?? INTERACTIVE_TIMEOUT_MS };
+}
 
 /**
  * A code that can never have been issued (issued codes are 64 hex characters), so the platform never claims or
@@ -23,10 +27,12 @@ const USER_AGENT = "store-app-starter-doctor/1.0";
 const PROBE_CODE = "doctor-probe-this-is-not-an-authorization-code";
 const PROBE_VERIFIER = "doctor-probe-verifier-0000000000000000000000000000";
 
+/** What went wrong on the wire, from the transport's network error: its cause is what fetch threw. */
 function failure(error: unknown): string {
-  if (error instanceof Error && error.name === "TimeoutError") return "no answer in time";
-  const cause = error instanceof Error && error.cause instanceof Error ? `: ${error.cause.message}` : "";
-  return String(redact(`${error instanceof Error ? error.message : String(error)}${cause}`));
+  if (error instanceof Error && "code" in error && error.code === "timeout") return "no answer in time";
+  const thrown = error instanceof Error && error.cause !== undefined ? error.cause : error;
+  const cause = thrown instanceof Error && thrown.cause instanceof Error ? `: ${thrown.cause.message}` : "";
+  return String(redact(`${thrown instanceof Error ? thrown.message : String(thrown)}${cause}`));
 }
 
 async function readJson(response: Response): Promise<Record<string, unknown> | null> {
@@ -44,27 +50,17 @@ export async function checkClientCredentials(input: PlatformCheckInput, options:
   if (!authUrl || !appUrl || !clientId || !clientSecret) {
     return { ...base, status: "skip", detail: "needs well-formed SVC_AUTH_URL, APP_URL, SVC_CLIENT_ID and SVC_CLIENT_SECRET" };
   }
-  const doFetch = options.fetch ?? fetch;
   let response: Response;
   try {
-    response = await doFetch(`${authUrl.replace(/\/+$/, "")}/oauth/apps/token`, {
-      method: "POST",
-      headers: {
-        "Content-Type": "application/x-www-form-urlencoded",
-        Accept: "application/json",
-        "User-Agent": USER_AGENT,
-      },
-      body: new URLSearchParams({
-        grant_type: "authorization_code",
-        code: PROBE_CODE,
-        redirect_uri: redirectUriOf(appUrl),
-        code_verifier: PROBE_VERIFIER,
-        client_id: clientId,
-        client_secret: clientSecret,
-      }),
-      redirect: "manual",
-      signal: AbortSignal.timeout(options.timeoutMs ?? 10_000),
-    });
+    const probe = {
+      grant_type: "authorization_code",
+      code: PROBE_CODE,
+      redirect_uri: redirectUriOf(appUrl),
+      code_verifier: PROBE_VERIFIER,
+      client_id: clientId,
+      client_secret: clientSecret,
+    };
+    response = await postTokenForm(authUrl, probe, wireOf(options));
   } catch (error) {
     return {
       ...base,
@@ -112,14 +108,10 @@ export async function checkClientCredentials(input: PlatformCheckInput, options:
 export async function checkApiReachable(input: PlatformCheckInput, options: PlatformCheckOptions = {}): Promise<CheckResult> {
   const base = { id: "platform.api", title: "Platform API" };
   if (!input.apiUrl) return { ...base, status: "skip", detail: "needs a well-formed SVC_API_URL" };
-  const doFetch = options.fetch ?? fetch;
   let response: Response;
   try {
-    response = await doFetch(`${input.apiUrl.replace(/\/+$/, "")}/v1/whoami`, {
-      headers: { Accept: "application/json", "User-Agent": USER_AGENT },
-      redirect: "manual",
-      signal: AbortSignal.timeout(options.timeoutMs ?? 10_000),
-    });
+    const headers = { Accept: "application/json" };
+    response = await platformFetch(`${input.apiUrl.replace(/\/+$/, "")}/v1/whoami`, { method: "GET", headers }, wireOf(options));
   } catch (error) {
     return {
       ...base,

@@ -4,11 +4,12 @@ import { redirectUriOf } from "@/lib/webhook-url/app-urls";
 import { log } from "@/lib/log";
 import { buildAuthorizeUrl } from "@/lib/oauth/authorize-url";
 import { errorFromTokenResponse, parseTokenSuccess } from "@/lib/oauth/token-response";
-import { APP_USER_AGENT, PlatformError, type TokenExchangeResult } from "@/lib/platform";
+import { APP_USER_AGENT, PlatformError, postTokenForm, type TokenExchangeResult } from "@/lib/platform";
 
 /**
- * The app's side of the platform's OAuth endpoints. The token request is a plain fetch rather than oauth4webapi's
- * helpers: the answer carries a non-standard `stores` array and the spec's error table is mapped exactly
+ * The app's side of the platform's OAuth endpoints. The token request is a plain form post on the platform
+ * boundary's transport (postTokenForm: its User-Agent, timeout, no redirects) rather than oauth4webapi's helpers:
+ * the answer carries a non-standard `stores` array and the spec's error table is mapped exactly
  * (lib/oauth/token-response.ts), which the library's generic handling would get in the way of.
  */
 
@@ -21,6 +22,8 @@ export type OAuthClient = {
   /** Sent on every token call: without one the platform's gateway answers 403 with an HTML challenge. */
   userAgent: string;
   timeoutMs?: number;
+  /** Tests hand in their own. */
+  fetch?: typeof fetch;
 };
 
 export function oauthClientFromEnv(): OAuthClient {
@@ -54,32 +57,20 @@ export async function exchangeCode(
   client: OAuthClient,
   grant: { code: string; codeVerifier: string },
 ): Promise<TokenExchangeResult> {
-  const body = new URLSearchParams({
+  const form = {
     grant_type: "authorization_code",
     code: grant.code,
     redirect_uri: client.redirectUri,
     code_verifier: grant.codeVerifier,
     client_id: client.clientId,
     client_secret: client.clientSecret,
-  });
-  const url = `${client.authUrl.replace(/\/+$/, "")}/oauth/apps/token`;
+  };
   let response: Response;
   try {
-    response = await fetch(url, {
-      method: "POST",
-      headers: {
-        "Content-Type": "application/x-www-form-urlencoded",
-        Accept: "application/json",
-        "User-Agent": client.userAgent,
-      },
-      body,
-      redirect: "manual",
-      cache: "no-store",
-      signal: AbortSignal.timeout(client.timeoutMs ?? 15_000),
-    });
+    response = await postTokenForm(client.authUrl, form, { userAgent: client.userAgent, timeoutMs: client.timeoutMs, fetch: client.fetch });
   } catch (error) {
-    // AbortSignal.timeout() is the only abort here, and it rejects with a TimeoutError.
-    const timedOut = error instanceof Error && error.name === "TimeoutError";
+    // postTokenForm throws only its network PlatformError, renamed here for the token endpoint (without the cause).
+    const timedOut = (error as PlatformError).code === "timeout";
     throw new PlatformError({
       kind: "network",
       status: null,

@@ -1,17 +1,29 @@
 import "server-only";
-import type { Caller, WriteOptions } from "./caller";
-import { paginate, toPage } from "./paginate";
-import { assertId, invalidInput, parseAnswer } from "./parse";
-import {
-  categoryDeleteSchema,
-  categorySchema,
-  categoryWithChildrenSchema,
-  listEnvelope,
-  reorderResultSchema,
-} from "./schemas";
-import type { Category, CategoryInput, CategoryPatch, CategoryStatus, CategoryWithChildren, Page } from "./types";
+import { z } from "zod";
+import { assertId, defineResource, intLike, invalidInput, listEnvelope, paginate, parseAnswer, toPage, type Page, type WriteOptions } from "./resource";
 
-type RawCategory = ReturnType<typeof categorySchema.parse>;
+export type CategoryStatus = "active" | "inactive";
+
+export type Category = {
+  id: number;
+  name: string;
+  slug: string;
+  status: CategoryStatus;
+  /** null for a top-level category. */
+  parentId: number | null;
+  sortOrder: number;
+  productCount: number;
+};
+
+export type CategoryWithChildren = Category & { children: Category[] };
+
+export type CategoryInput = {
+  name: string;
+  status?: CategoryStatus;
+  parentId?: number | null;
+};
+
+export type CategoryPatch = Partial<CategoryInput>;
 
 export type CategoryListParams = {
   cursor?: string;
@@ -22,6 +34,36 @@ export type CategoryListParams = {
 };
 
 export type ReorderItem = { id: number; sortOrder?: number };
+
+const categoryFields = {
+  id: intLike,
+  name: z.string(),
+  slug: z.string().nullish(),
+  status: z.string().nullish(),
+  parent_id: intLike.nullish(),
+  sort_order: intLike.nullish(),
+  product_count: intLike.nullish(),
+  products_count: intLike.nullish(),
+};
+
+const categorySchema = z.looseObject(categoryFields);
+
+const categoryWithChildrenSchema = z.looseObject({
+  ...categoryFields,
+  children: z.array(categorySchema).nullish(),
+});
+
+const categoryDeleteSchema = z.looseObject({ deleted: z.boolean(), id: intLike });
+
+/** "200 with the applied order": an array of categories or of `{ id, sort_order }`, bare or under `categories`/`items`. */
+const reorderEntry = z.looseObject({ id: intLike, sort_order: intLike.nullish() });
+const reorderResultSchema = z.union([
+  z.array(reorderEntry),
+  z.looseObject({ categories: z.array(reorderEntry) }).transform((value) => value.categories),
+  z.looseObject({ items: z.array(reorderEntry) }).transform((value) => value.items),
+]);
+
+type RawCategory = z.output<typeof categorySchema>;
 
 function toCategory(raw: RawCategory): Category {
   const status: CategoryStatus = raw.status === "inactive" ? "inactive" : "active";
@@ -36,7 +78,7 @@ function toCategory(raw: RawCategory): Category {
   };
 }
 
-function toCategoryWithChildren(raw: ReturnType<typeof categoryWithChildrenSchema.parse>): CategoryWithChildren {
+function toCategoryWithChildren(raw: z.output<typeof categoryWithChildrenSchema>): CategoryWithChildren {
   return { ...toCategory(raw), children: (raw.children ?? []).map(toCategory).sort(bySortOrder) };
 }
 
@@ -76,7 +118,8 @@ export function buildCategoryTree(categories: Category[]): CategoryWithChildren[
   }));
 }
 
-export function categoryOperations(call: Caller) {
+/** `client.categories`: list, tree, read and write the store's categories (two levels). */
+export const categories = defineResource((call) => {
   const list = async (params: CategoryListParams = {}): Promise<Page<Category>> => {
     const response = await call("GET", "/v1/categories", {
       query: {
@@ -131,6 +174,4 @@ export function categoryOperations(call: Caller) {
       return { deleted: result.deleted, id: result.id };
     },
   };
-}
-
-export type CategoryOperations = ReturnType<typeof categoryOperations>;
+});

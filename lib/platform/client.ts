@@ -1,18 +1,25 @@
 import "server-only";
 import { randomBytes } from "node:crypto";
 import type { Db } from "@/db/client";
+import { getDb } from "@/db/index";
+import { env } from "@/lib/env";
 import { log as rootLog, type Logger } from "@/lib/log";
 import { tracePlatformCall } from "@/lib/observability/platform";
-import { analyticsOperation } from "./analytics";
-import type { Caller } from "./caller";
-import { categoryOperations } from "./categories";
 import { createCredentialSource } from "./credentials";
-import { customerOperations } from "./customers";
-import { send, type HttpMethod, type PlatformResponse, type RequestOptions, type Transport } from "./http";
-import { orderOperations } from "./orders";
+import {
+  APP_USER_AGENT,
+  DEFAULT_TIMEOUT_MS,
+  INTERACTIVE_TIMEOUT_MS,
+  send,
+  type HttpMethod,
+  type PlatformResponse,
+  type RequestOptions,
+  type Transport,
+} from "./http";
 import { createPacer, type PacingOptions } from "./pacing";
+import { isResource, type Caller, type Resource } from "./resource";
+import * as exported from "./resources";
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from "./retry";
-import { whoamiOperation } from "./whoami";
 
 export type StoreClientConfig = {
   storeId: number;
@@ -20,7 +27,8 @@ export type StoreClientConfig = {
   db: Db | (() => Promise<Db>);
   /** The platform's `{base_url}` (origin, optionally with a path prefix). */
   baseUrl: string;
-  userAgent: string;
+  /** APP_USER_AGENT unless a test or benchmark names itself. */
+  userAgent?: string;
   fetch?: typeof fetch;
   /** Milliseconds since the epoch; pacing windows are clock minutes of this clock. */
   now?: () => number;
@@ -38,6 +46,20 @@ const realSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(reso
 
 /** Random per process, so request ids from two instances never collide. */
 const PROCESS_INSTANCE = `app-${randomBytes(3).toString("hex")}`;
+
+type Exported = typeof exported;
+/** `client.<name>` for every resource resources.ts lists: `client.whoami()`, `client.categories.list()`, ... */
+export type ResourceOperations = {
+  [Name in keyof Exported as Exported[Name] extends Resource<unknown> ? Name : never]: Exported[Name] extends Resource<infer Operations>
+    ? Operations
+    : never;
+};
+
+function bindResources(call: Caller): ResourceOperations {
+  const bound: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(exported)) if (isResource(value)) bound[name] = value.operations(call);
+  return bound as ResourceOperations;
+}
 
 /**
  * A client bound to one store. Cheap to make (nothing is read until the first call): make one per request or job.
@@ -60,8 +82,8 @@ export function createStoreClient(config: StoreClientConfig) {
       pacer: createPacer({ db, now, sleep, random }, config.pacing),
       credentials: createCredentialSource(db, config.storeId, now),
       retry: { ...DEFAULT_RETRY_POLICY, ...config.retry },
-      timeoutMs: config.timeoutMs ?? 15_000,
-      userAgent: config.userAgent,
+      timeoutMs: config.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+      userAgent: config.userAgent ?? APP_USER_AGENT,
       instanceId: config.instanceId ?? PROCESS_INSTANCE,
       log: config.log ?? rootLog,
     };
@@ -79,11 +101,7 @@ export function createStoreClient(config: StoreClientConfig) {
 
   return {
     storeId: config.storeId,
-    whoami: whoamiOperation(call),
-    categories: categoryOperations(call),
-    orders: orderOperations(call),
-    customers: customerOperations(call),
-    analytics: analyticsOperation(call),
+    ...bindResources(call),
     /**
      * Any other of the platform's operations, with the same pacing, retries, idempotency and install-state handling.
      * `data` is the envelope's `data`, unparsed: validate it with a schema where the spec documents the shape.
@@ -95,3 +113,28 @@ export function createStoreClient(config: StoreClientConfig) {
 }
 
 export type StoreClient = ReturnType<typeof createStoreClient>;
+
+export type PlatformOptions = Partial<Omit<StoreClientConfig, "storeId">>;
+
+/** The client for background work (webhooks, order sync, scripts): waits out rate limits and retries patiently. */
+export function platformFor(storeId: number, options: PlatformOptions = {}): StoreClient {
+  return createStoreClient({
+    ...options,
+    storeId,
+    db: options.db ?? getDb,
+    baseUrl: options.baseUrl ?? env.SVC_API_URL,
+  });
+}
+
+/**
+ * The client for a request a merchant is waiting on (a page render, a form). Background jobs may wait a minute and
+ * a half for a rate-limit window; a page should not: it retries a blip once, then says how long to wait and lets
+ * the merchant decide.
+ */
+export function interactivePlatform(storeId: number): StoreClient {
+  return platformFor(storeId, {
+    retry: { maxAttempts: 2, maxTotalMs: 4_000 },
+    pacing: { maxWaitMs: 3_000 },
+    timeoutMs: INTERACTIVE_TIMEOUT_MS,
+  });
+}

@@ -1,12 +1,25 @@
 import "server-only";
+import { z } from "zod";
 import { PlatformError } from "./errors";
 import { parseRetryAfter } from "./retry";
-import { errorEnvelope, successEnvelope } from "./schemas";
 
 /**
  * Turns one HTTP answer of the REST API into data or a PlatformError. Platform messages are kept (they are written
  * for developers and never carry secrets), except where the app can say better what the merchant must do.
  */
+
+const envelopeMeta = z.looseObject({ request_id: z.string().optional(), api_version: z.string().optional() });
+
+const successEnvelope = z.looseObject({ data: z.unknown(), meta: envelopeMeta.optional() });
+
+const errorEnvelope = z.looseObject({
+  error: z.looseObject({
+    code: z.string().optional(),
+    message: z.string().optional(),
+    retry_after: z.union([z.number(), z.string()]).nullish(),
+  }),
+  meta: envelopeMeta.optional(),
+});
 
 export type RawAnswer = { status: number; headers: Headers; bodyText: string };
 

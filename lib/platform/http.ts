@@ -11,10 +11,48 @@ import type { Pacer } from "./pacing";
 import { decideRetry, type RetryPolicy } from "./retry";
 
 /**
- * The request core: every call to the REST API goes through `send`. It refuses closed endpoints and foreign hosts
- * locally, paces each attempt through the shared budget, retries what can succeed later with the same
+ * The request core. Every request to the platform leaves through `platformFetch`: the store client's calls, the
+ * token exchange and the doctor's probes, so all send the same User-Agent, never follow a redirect and give up
+ * after a timeout. Every call to the REST API goes through `send`, which also refuses closed endpoints and foreign
+ * hosts locally, paces each attempt through the shared budget, retries what can succeed later with the same
  * Idempotency-Key and the same body bytes, records what the platform says about the install, and logs one line.
  */
+
+/** Sent on every request: without one the platform's gateway answers 403 with an HTML challenge. */
+export const APP_USER_AGENT = "store-app-starter/0.1 (+https://github.com/store-app-starter)";
+
+/** Per attempt, for background work (webhooks, order sync, scripts) and the token exchange. */
+export const DEFAULT_TIMEOUT_MS = 15_000;
+/** Per attempt, when someone is waiting on the answer (a page, a form, the doctor). */
+export const INTERACTIVE_TIMEOUT_MS = 10_000;
+
+/** What every request to the platform shares; each part has the app's default. `fetch` is injected by tests. */
+export type Wire = { fetch?: typeof fetch; userAgent?: string; timeoutMs?: number };
+
+/**
+ * One request on the wire, nothing more: no retry, no token. A redirect is returned as it is, never followed (a
+ * token, a code or a secret must reach the host it was meant for). Throws PlatformError kind "network" (code
+ * `timeout` or `network_error`, the fetch failure as its cause) when no answer arrives.
+ */
+export async function platformFetch(
+  url: string | URL,
+  init: { method: HttpMethod; headers?: Record<string, string>; body?: string | URLSearchParams },
+  wire: Wire = {},
+): Promise<Response> {
+  const signal = AbortSignal.timeout(wire.timeoutMs ?? DEFAULT_TIMEOUT_MS);
+  try {
+    return await (wire.fetch ?? fetch)(url, {
+      method: init.method,
+      headers: { ...init.headers, "User-Agent": wire.userAgent ?? APP_USER_AGENT },
+      body: init.body,
+      signal,
+      redirect: "manual",
+      cache: "no-store",
+    });
+  } catch (error) {
+    throw networkError(error, signal.aborted, 1);
+  }
+}
 
 export type HttpMethod = "GET" | "POST" | "PATCH" | "PUT" | "DELETE";
 
@@ -113,12 +151,14 @@ async function exchange(
   url: URL,
   init: { method: HttpMethod; headers: Record<string, string>; body: string | undefined },
 ): Promise<{ answer: RawAnswer } | { failure: PlatformError }> {
-  const signal = AbortSignal.timeout(transport.timeoutMs);
   try {
-    const response = await transport.fetch(url, { ...init, signal, redirect: "manual" });
+    const response = await platformFetch(url, init, transport);
     return { answer: { status: response.status, headers: response.headers, bodyText: await response.text() } };
   } catch (error) {
-    return { failure: networkError(error, signal.aborted, 1) };
+    if (error instanceof PlatformError) return { failure: error };
+    // The body failed after the headers arrived; the timeout's signal is the only thing that aborts it.
+    const aborted = error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError");
+    return { failure: networkError(error, aborted, 1) };
   }
 }
 
@@ -161,7 +201,6 @@ export async function send(
       const headers: Record<string, string> = {
         Accept: "application/json",
         Authorization: `Bearer ${credentials.token}`,
-        "User-Agent": transport.userAgent,
         "X-Request-Id": `${callId}.${attempts}`,
       };
       if (bodyText !== undefined) headers["Content-Type"] = "application/json";

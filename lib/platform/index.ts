@@ -1,20 +1,16 @@
 import "server-only";
 
 /**
- * The single boundary to the platform's REST API, and the only module code outside lib/platform imports (lint keeps
- * it so). Pages, actions, webhooks and scripts call domain functions on `platformFor(storeId)` or
- * `interactivePlatform(storeId)`; nothing else in the app calls fetch against the platform.
+ * The single boundary to the platform, and the only module code outside lib/platform imports (lint keeps it so).
+ * Pages, actions, webhooks and scripts call a resource's operations on `platformFor(storeId)` or
+ * `interactivePlatform(storeId)` and get the app's own types back; the token exchange and the doctor send their
+ * requests through `platformFetch`/`postTokenForm`. Nothing else in the app calls fetch against the platform.
  */
 
-export { APP_USER_AGENT, interactivePlatform, platformFor, type PlatformOptions } from "./presets";
-export { createStoreClient, type StoreClient, type StoreClientConfig } from "./client";
+export { createStoreClient, interactivePlatform, platformFor, type PlatformOptions, type ResourceOperations, type StoreClient, type StoreClientConfig } from "./client";
 export { INSTALL_STATE_CODES, PlatformError, isPlatformError, type InstallStateCode, type PlatformErrorInit, type PlatformErrorKind } from "./errors";
-export { parsePlatformOrder } from "./parse-order";
-export { parseAnalyticsReport } from "./parse-analytics";
+export { APP_USER_AGENT, DEFAULT_TIMEOUT_MS, INTERACTIVE_TIMEOUT_MS, platformFetch, type HttpMethod, type PlatformResponse, type RequestOptions, type Wire } from "./http";
 export { newIdempotencyKey, deriveIdempotencyKey, isValidIdempotencyKey } from "./idempotency";
-export type { HttpMethod, PlatformResponse, RequestOptions } from "./http";
-export type { CategoryListParams, ReorderItem } from "./categories";
-export type { OrderListParams } from "./orders";
-export type { CustomerListParams } from "./customers";
-export { ANALYTICS_RANGES, MAX_CUSTOM_RANGE_DAYS, customRangeProblem, type AnalyticsParams, type CustomRangeProblem } from "./analytics";
-export type * from "./types";
+export type { Page, WriteOptions } from "./resource";
+export { postTokenForm, tokenEndpointUrl, type InstalledStore, type TokenExchangeResult } from "./token-endpoint";
+export * from "./resources";

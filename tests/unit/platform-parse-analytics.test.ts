@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { PlatformError } from "@/lib/platform/errors";
-import { parseAnalyticsReport } from "@/lib/platform/parse-analytics";
+import { parseAnalyticsReport } from "@/lib/platform/analytics";
 
 /** The emulator's documented shape (emulator/README.md), with revenue kept. */
 const emulatorReport = {
