@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEV_APP } from "@/lib/dev-app";
 import { startEmulator, type RunningEmulator } from "@/emulator/src/index";
 import { checkApiReachable, checkClientCredentials, type PlatformCheckInput } from "@/lib/doctor/platform-checks";
+import { APP_USER_AGENT } from "@/lib/platform";
 
 /** Real HTTP against the in-process emulator, which implements the token endpoint's order of checks. */
 describe("doctor: platform checks against the emulator", () => {
@@ -74,6 +75,20 @@ describe("doctor: platform checks against the emulator", () => {
     expect(check.detail).toContain("answered HTTP 200 to GET /v1/whoami");
     const unreachable = await checkApiReachable({ ...input, apiUrl: "http://127.0.0.1:1" }, { timeoutMs: 5_000 });
     expect(unreachable.detail).toMatch(/^unreachable: /);
+  });
+
+  it("probes through the app's own transport: its User-Agent, no redirects followed, the fetch it is handed", async () => {
+    const sent: { url: string; userAgent: string | null; redirect: RequestRedirect | undefined }[] = [];
+    const recording: typeof fetch = (url, init) => {
+      sent.push({ url: String(url), userAgent: new Headers(init?.headers).get("user-agent"), redirect: init?.redirect });
+      return fetch(url, init);
+    };
+    expect((await checkClientCredentials(input, { fetch: recording })).status).toBe("pass");
+    expect((await checkApiReachable(input, { fetch: recording })).status).toBe("pass");
+    expect(sent).toEqual([
+      { url: `${emulator.url}/oauth/apps/token`, userAgent: APP_USER_AGENT, redirect: "manual" },
+      { url: `${emulator.url}/v1/whoami`, userAgent: APP_USER_AGENT, redirect: "manual" },
+    ]);
   });
 
   it("skips when the variables it needs are not usable", async () => {

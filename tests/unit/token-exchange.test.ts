@@ -134,6 +134,20 @@ describe("exchangeCode", () => {
     expect([unreachable.kind, unreachable.code, unreachable.message]).toEqual(["network", "unreachable", "The token endpoint could not be reached"]);
   });
 
+  it("sends through the fetch it is handed, on the platform transport (no redirect followed, never cached)", async () => {
+    handler = answer(200, stores);
+    const inits: RequestInit[] = [];
+    const recording: typeof fetch = (url, init) => {
+      inits.push(init ?? {});
+      return fetch(url, init);
+    };
+    await exchangeCode(client({ fetch: recording }), grant);
+    expect(inits.map((init) => [init.method, init.redirect, init.cache, new Headers(init.headers).get("user-agent")])).toEqual([
+      ["POST", "manual", "no-store", APP_USER_AGENT],
+    ]);
+    expect(seen).toHaveLength(1);
+  });
+
   it("is configured from the environment, with the callback route as its redirect URI", () => {
     expect(oauthClientFromEnv()).toEqual({
       authUrl: env.SVC_AUTH_URL,
