@@ -1,6 +1,6 @@
 import type { OrderItem } from "@/db/schema";
 import type { Translate } from "@/i18n/translate";
-import { orDash, type Formats } from "@/lib/ui/format";
+import { orDash, type Formats } from "@/i18n/format";
 
 /**
  * An order's lines. On a phone each line is a block (name, then SKU, price × quantity and total on one wrapped

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { negotiateLocale, resolveLocale } from "@/i18n/negotiate";
 import { phoneVariants, telHref } from "@/lib/phone";
-import { formatsFor } from "@/lib/ui/format";
+import { formatsFor } from "@/i18n/format";
 
 // U+200E/U+200F (direction marks) that Intl puts around Arabic currency; they are invisible, so tests ignore them.
 const visible = (text: string) => text.replace(/[\u200e\u200f\u061c]/g, "");

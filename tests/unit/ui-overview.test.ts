@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { PlatformError, type AnalyticsKpiName, type AnalyticsRange } from "@/lib/platform";
 import { describeOverviewError as describeWith } from "@/lib/ui/overview-errors";
 import { overviewFormat } from "@/lib/ui/overview-format";
-import { overviewHref, parseOverviewQuery, type PeriodProblem } from "@/lib/ui/overview-query";
+import { overviewHref, parseOverviewQuery, type PeriodProblem } from "@/lib/overview/query";
 import { CATALOGUES, translator } from "../helpers/i18n";
 
 /** The refusals in English, from the real catalogue. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { PlatformError, type PlatformErrorInit } from "@/lib/platform";
-import { describePlatformError as describeIn, waitPhrase as waitIn } from "@/lib/ui/platform-messages";
+import { describePlatformError as describeIn, waitPhrase as waitIn } from "@/lib/merchant-text/platform-error";
 import { translator } from "../helpers/i18n";
 
 const t = translator("en");

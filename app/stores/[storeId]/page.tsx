@@ -9,7 +9,7 @@ import { PeriodPicker } from "@/components/overview/period-picker";
 import { interactivePlatform, isPlatformError, type AnalyticsReport } from "@/lib/platform";
 import { describeOverviewError, type OverviewRefusal } from "@/lib/ui/overview-errors";
 import { overviewFormat } from "@/lib/ui/overview-format";
-import { overviewHref, parseOverviewQuery } from "@/lib/ui/overview-query";
+import { overviewHref, parseOverviewQuery } from "@/lib/overview/query";
 
 export async function generateMetadata(): Promise<Metadata> {
   const { t } = await getUi();

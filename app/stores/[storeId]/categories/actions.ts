@@ -8,8 +8,8 @@ import { log } from "@/lib/log";
 import { lostAccess } from "@/lib/lost-access";
 import { type CategoryPatch, interactivePlatform, isPlatformError, newIdempotencyKey } from "@/lib/platform";
 import { requireStore } from "@/lib/tenancy";
-import { CATEGORY_NAME_MAX_LENGTH } from "@/lib/ui/category-rules";
-import { describePlatformError } from "@/lib/ui/platform-messages";
+import { CATEGORY_NAME_MAX_LENGTH } from "./category-rules";
+import { describePlatformError } from "@/lib/merchant-text/platform-error";
 import type { Translate } from "@/i18n/translate";
 
 /**
