@@ -1,51 +1,34 @@
 import type { Translate } from "@/i18n/translate";
 import type { PlatformError } from "@/lib/platform";
+import { scopeLabel } from "./scope";
 
 /**
- * PlatformError -> what the merchant reads, in their language. Every refusal the spec lists gets a sentence that
- * says what happened and what to do; nothing here ever includes a stack, a token or a raw response body. The
- * one text passed through from the platform is a validation detail it writes for the field (in English).
+ * PlatformError -> what the merchant reads, in their language, on any page: a sentence that says what happened
+ * and what to do, and which way out the page offers. Nothing here ever includes a stack, a token or the
+ * platform's own text. A page or form with refusals of its own (the categories form's field checks) handles
+ * those first, beside its route, and hands the rest here.
  */
-export type MerchantError = {
+export type PlatformRefusal = {
   message: string;
-  /** Per form field (the form's own field names, not the platform's). */
-  fieldErrors?: Record<string, string[]>;
+  /**
+   * The same request may succeed later (a limit, an outage, an answer that could not be read, a plan since
+   * upgraded): a page offers "Try again", a form keeps its idempotency key.
+   */
+  retryable: boolean;
   /** Seconds to wait before trying again, when the platform said. */
   retryAfter?: number;
-  /** The fix is to install the app again (link to /install). */
-  reinstall?: boolean;
-  /** The thing acted on is gone (someone else deleted it): the list should be reloaded. */
-  gone?: boolean;
-  /** Same request, same idempotency key, later: may succeed (429, 5xx, no answer). */
-  retryable: boolean;
+  /** The fix is to install the app again (the page links to /install). */
+  reinstall: boolean;
+  /** The platform's request id, for the merchant to quote to support. */
+  requestId: string | null;
 };
 
-/** Platform field names as they appear in validation details -> this app's form field names. */
-const FIELD_NAMES: Record<string, string> = {
-  name: "name",
-  status: "status",
-  parent_id: "parentId",
-  parentId: "parentId",
-  sort_order: "order",
-  categories: "order",
-};
+const MISSING_SCOPE = "Missing scope:";
 
-function formFieldErrors(details: Record<string, string[]>): Record<string, string[]> | undefined {
-  const entries = Object.entries(details).filter(([, messages]) => messages.length > 0);
-  if (entries.length === 0) return undefined;
-  const mapped: Record<string, string[]> = {};
-  for (const [field, messages] of entries) {
-    const name = FIELD_NAMES[field] ?? FIELD_NAMES[field.split(".")[0] ?? ""] ?? "form";
-    (mapped[name] ??= []).push(...messages.map(sentence));
-  }
-  return mapped;
-}
-
-function sentence(text: string): string {
-  const trimmed = text.trim();
-  if (!trimmed) return trimmed;
-  const capitalised = trimmed.charAt(0).toUpperCase() + trimmed.slice(1);
-  return /[.!?]$/.test(capitalised) ? capitalised : `${capitalised}.`;
+/** The scope a 403 names ("Missing scope: orders:read"), or null when it is not a missing scope or names none. */
+export function missingScope(error: PlatformError): string | null {
+  if (!error.isMissingScope) return null;
+  return error.message.slice(MISSING_SCOPE.length).trim() || null;
 }
 
 export function waitPhrase(seconds: number | null | undefined, t: Translate): string {
@@ -54,64 +37,38 @@ export function waitPhrase(seconds: number | null | undefined, t: Translate): st
   return t("Platform.waitMinutes", { minutes: Math.ceil(seconds / 60) });
 }
 
-export function describePlatformError(error: PlatformError, t: Translate): MerchantError {
+export function describePlatformError(error: PlatformError, t: Translate): PlatformRefusal {
+  const refusal = (message: string, more: Partial<PlatformRefusal> = {}): PlatformRefusal => ({
+    message,
+    retryable: false,
+    reinstall: false,
+    requestId: error.requestId,
+    ...more,
+  });
   if (error.isRateLimited) {
-    const retryAfter = error.retryAfter ?? undefined;
-    const what = error.code === "too_many_concurrent" ? t("Platform.busy") : t("Platform.rateLimited");
-    return { message: `${what} ${waitPhrase(retryAfter, t)}`, retryAfter, retryable: true };
+    const wait = waitPhrase(error.retryAfter, t);
+    const message = error.code === "too_many_concurrent" ? t("Platform.busy", { wait }) : t("Platform.rateLimited", { wait });
+    return refusal(message, { retryable: true, retryAfter: error.retryAfter ?? undefined });
   }
-  if (error.needsReinstall) {
-    return { message: t("Platform.reinstall"), reinstall: true, retryable: false };
-  }
+  if (error.needsReinstall) return refusal(t("Platform.reinstall"), { reinstall: true });
   switch (error.installStateCode) {
     case "app_suspended":
-      return { message: t("Platform.suspended"), retryable: false };
+      return refusal(t("Platform.suspended"));
     case "app_plan_required":
-      return { message: t("Platform.planRequired"), retryable: false };
+      return refusal(t("Platform.planRequired"), { retryable: true });
     case "app_not_approved":
-      return { message: t("Platform.notApproved"), retryable: false };
+      return refusal(t("Platform.notApproved"));
     default:
       break;
   }
-  if (error.code === "category_not_empty") {
-    return { message: t("Platform.notEmpty"), retryable: false };
-  }
-  if (error.code === "invalid_parent") {
-    return {
-      message: t("Platform.invalidParent"),
-      fieldErrors: { ...formFieldErrors(error.fieldErrors), parentId: [t("Platform.invalidParentField")] },
-      retryable: false,
-    };
-  }
-  if (error.code === "validation_error") {
-    const fieldErrors = formFieldErrors(error.fieldErrors);
-    return {
-      message: fieldErrors ? t("Platform.fieldsRefused") : t("Platform.valuesRefused", { detail: sentence(error.message) }),
-      fieldErrors,
-      retryable: false,
-    };
-  }
-  if (error.status === 413) {
-    return { message: t("Platform.tooLarge"), fieldErrors: { name: [t("Platform.tooLargeField")] }, retryable: false };
-  }
-  if (error.isNotFound) {
-    return { message: t("Platform.gone"), gone: true, retryable: false };
-  }
-  if (error.code === "idempotency_key_reuse") {
-    return { message: t("Platform.keyReuse"), retryable: false };
-  }
-  if (error.isPaymentRequired) {
-    return { message: t("Platform.quota"), retryable: false };
-  }
-  if (error.status === 403) {
-    return { message: t("Platform.forbidden"), reinstall: true, retryable: false };
-  }
-  if (error.isRetryable) {
-    return { message: t("Platform.unavailable"), retryable: true };
-  }
-  if (error.kind === "local") {
-    // Our own refusals (bad input caught before sending, an unreadable token) explain themselves in the log.
-    return { message: t("Platform.local"), retryable: false };
-  }
-  return { message: t("Platform.refused", { reason: error.code || String(error.status ?? "?") }), retryable: false };
+  if (error.isPaymentRequired) return refusal(error.code === "no_credit" ? t("Platform.noCredit") : t("Platform.quota"));
+  const scope = missingScope(error);
+  if (scope) return refusal(t("Platform.missingScope", { permission: scopeLabel(scope, t) }), { reinstall: true });
+  if (error.status === 403) return refusal(t("Platform.forbidden"), { reinstall: true });
+  if (error.isNotFound) return refusal(t("Platform.notFound"));
+  if (error.kind === "protocol") return refusal(t("Platform.unreadable"), { retryable: true });
+  if (error.isRetryable) return refusal(t("Platform.unavailable"), { retryable: true });
+  // Our own refusals (bad input caught before sending, an unreadable token) explain themselves in the log.
+  if (error.kind === "local") return refusal(t("Platform.local"));
+  return refusal(t("Platform.refused", { reason: error.code || String(error.status ?? "?") }));
 }
