@@ -116,11 +116,12 @@ describe("describePlatformError", () => {
   it("our own refusals and unknown ones are final and show only a code", () => {
     const local = describePlatformError(new PlatformError({ kind: "local", status: null, code: "invalid_input", message: "bad svcpk_live_y" }));
     expect(local).toMatchObject({ retryable: false, reinstall: false });
-    expect(local.message).toMatch(/could not complete this request/);
+    expect(local.message).toMatch(/could not send this request.*contact the app's developer/);
+    expect(local.message).not.toContain("svcpk_live_");
     const unknown = describePlatformError(apiError({ status: 418, code: "teapot", message: "internal detail" }));
-    expect(unknown.message).toBe("The platform refused the request (teapot).");
+    expect(unknown.message).toBe("The platform refused the request (teapot). If this keeps happening, contact the app's developer.");
     expect(unknown.retryable).toBe(false);
-    expect(describePlatformError(apiError({ status: 400, code: "", message: "x" })).message).toBe("The platform refused the request (400).");
+    expect(describePlatformError(apiError({ status: 400, code: "", message: "x" })).message).toMatch(/^The platform refused the request \(400\)\./);
   });
 });
 
