@@ -1,4 +1,7 @@
 import { NextResponse, type NextRequest } from "next/server";
+import { LOCALE_COOKIE } from "@/i18n/locales";
+import { resolveLocale } from "@/i18n/negotiate";
+import { crossSiteRefusal } from "@/i18n/plain-text";
 import { env } from "@/lib/env";
 import { isCrossSiteRequest, isSafeMethod } from "@/lib/http/cross-site";
 import { REQUEST_PATH_HEADER } from "@/lib/http/request-path";
@@ -75,15 +78,6 @@ function originOf(url: string): string | null {
   }
 }
 
-const CROSS_SITE_REFUSAL = [
-  "403 Forbidden: this request was sent by another website, so the app refused it. Nothing was changed.",
-  "Open the app itself and use its own buttons.",
-  "",
-  "403 : cette requête venait d'un autre site ; l'application l'a refusée et rien n'a été modifié. Ouvrez l'application et utilisez ses propres boutons.",
-  "",
-  "403: أُرسل هذا الطلب من موقع آخر فرفضه التطبيق ولم يتغير شيء. افتح التطبيق نفسه واستعمل أزراره.",
-].join("\n");
-
 export function proxy(request: NextRequest): NextResponse {
   const nonce = newNonce();
   const requestId = acceptOrCreateRequestId(request.headers.get(REQUEST_ID_HEADER));
@@ -98,7 +92,12 @@ export function proxy(request: NextRequest): NextResponse {
   // Every state-changing route at once (sign-out, server actions, forms). SameSite=Lax keeps the cookie off other
   // sites' POSTs, but not off a sibling subdomain's, which may be someone else's app.
   if (!isSafeMethod(request.method) && isCrossSiteRequest(request.headers, new URL(env.APP_URL).origin)) {
-    const refusal = new NextResponse(CROSS_SITE_REFUSAL, {
+    const locale = resolveLocale({
+      cookie: request.cookies.get(LOCALE_COOKIE)?.value,
+      acceptLanguage: request.headers.get("accept-language"),
+      fallback: env.DEFAULT_LOCALE,
+    });
+    const refusal = new NextResponse(crossSiteRefusal(locale), {
       status: 403,
       headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" },
     });

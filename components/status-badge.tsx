@@ -1,5 +1,5 @@
 import type { Translate } from "@/i18n/translate";
-import { statusKey } from "@/lib/ui/order-status";
+import { statusKey } from "@/lib/orders/status";
 
 /**
  * Rendered once per order row, so it is one short element: its look is the `[data-badge]` rule of app/globals.css,

@@ -2,7 +2,7 @@ import { AppLink } from "@/components/app-link";
 import type { Install } from "@/db/schema";
 import type { Translate } from "@/i18n/translate";
 import { installStateBadge, isConnected, type InstallBadge } from "@/lib/installs/state";
-import { scopeLabel } from "@/lib/ui/scopes";
+import { scopeLabel } from "@/lib/merchant-text/scope";
 
 const BADGE_TONES: Record<InstallBadge["tone"], string> = {
   ok: "bg-emerald-50 text-emerald-800 ring-emerald-600/30",

@@ -1,6 +1,8 @@
 /**
- * The locales the merchant UI speaks. Adding one: a messages/<code>.json with every key of en.json, an entry in
- * each table below, and the catalogue test (tests/unit/i18n-catalogue.test.ts) checks the rest. See the README.
+ * The locales the merchant UI speaks. Adding one: a messages/<code>.json with every key of en.json, and the code
+ * here; the type checker then names every table keyed by locale that lacks it (below, i18n/messages.ts,
+ * i18n/plain-text.ts), and the catalogue test (tests/unit/i18n-catalogue.test.ts) checks the file key by key.
+ * See docs/languages.md.
  */
 export const LOCALES = ["ar", "fr", "en"] as const;
 export type Locale = (typeof LOCALES)[number];
@@ -12,8 +14,10 @@ export function isLocale(value: unknown): value is Locale {
   return typeof value === "string" && (LOCALES as readonly string[]).includes(value);
 }
 
+const DIRECTIONS: Record<Locale, "rtl" | "ltr"> = { ar: "rtl", fr: "ltr", en: "ltr" };
+
 export function direction(locale: Locale): "rtl" | "ltr" {
-  return locale === "ar" ? "rtl" : "ltr";
+  return DIRECTIONS[locale];
 }
 
 /**

@@ -5,13 +5,12 @@ import en from "@/messages/en.json";
 export type Messages = typeof en;
 
 /** One dynamic import per locale, so a request loads only its own catalogue. */
-export async function loadMessages(locale: Locale): Promise<Messages> {
-  switch (locale) {
-    case "ar":
-      return (await import("@/messages/ar.json")).default as Messages;
-    case "fr":
-      return (await import("@/messages/fr.json")).default as Messages;
-    default:
-      return en;
-  }
+const LOADERS: Record<Locale, () => Promise<Messages>> = {
+  ar: async () => (await import("@/messages/ar.json")).default as Messages,
+  fr: async () => (await import("@/messages/fr.json")).default as Messages,
+  en: async () => en,
+};
+
+export function loadMessages(locale: Locale): Promise<Messages> {
+  return LOADERS[locale]();
 }

@@ -1,7 +1,7 @@
 import "server-only";
 import { getLocale, getTranslations } from "next-intl/server";
 import { env } from "@/lib/env";
-import { formatsFor, type Formats } from "@/lib/ui/format";
+import { formatsFor, type Formats } from "@/i18n/format";
 import { direction, isLocale, type Locale } from "./locales";
 import type { Rich, Translate } from "./translate";
 

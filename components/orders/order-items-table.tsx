@@ -1,6 +1,6 @@
 import type { OrderItem } from "@/db/schema";
 import type { Translate } from "@/i18n/translate";
-import { orDash, type Formats } from "@/lib/ui/format";
+import { orDash, type Formats } from "@/i18n/format";
 
 /**
  * An order's lines. On a phone each line is a block (name, then SKU, price × quantity and total on one wrapped
@@ -47,7 +47,7 @@ export function OrderItemsTable({ items, t, format }: { items: OrderItem[]; t: T
                 ×{" "}
               </span>
               <span className="sr-only sm:hidden">{t("Order.quantity")} </span>
-              {item.quantity === null ? "—" : format.number(item.quantity)}
+              {item.quantity === null ? "—" : format.count(item.quantity)}
             </td>
             <td className="ms-auto whitespace-nowrap font-medium tabular-nums sm:px-2 sm:py-2 sm:text-end sm:font-normal">
               <span className="sr-only sm:hidden">{t("Order.lineTotal")} </span>

@@ -1,8 +1,8 @@
 import { StatusBadge } from "@/components/status-badge";
 import type { OrderStatusChange } from "@/db/schema";
 import type { Translate } from "@/i18n/translate";
-import type { Formats } from "@/lib/ui/format";
-import { statusKey } from "@/lib/ui/order-status";
+import type { Formats } from "@/i18n/format";
+import { statusKey } from "@/lib/orders/status";
 
 /** Oldest first, as a timeline; an order seen only once (no status event yet) shows its current status alone. */
 export function OrderStatusHistory({

@@ -1,5 +1,5 @@
 import type { Translate } from "@/i18n/translate";
-import { ORDER_STATUSES, statusKey } from "@/lib/ui/order-status";
+import { ORDER_STATUSES, statusKey } from "@/lib/orders/status";
 
 /** A plain GET form: the filters live in the URL (?status=, ?phone=), so they work without JavaScript and can be shared. */
 export function OrdersFilters({ action, status, phone, t }: { action: string; status: string | null; phone: string | null; t: Translate }) {

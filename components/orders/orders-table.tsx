@@ -1,7 +1,7 @@
 import { StatusBadge } from "@/components/status-badge";
 import type { OrderListRow } from "@/db/queries/order-views";
 import type { Translate } from "@/i18n/translate";
-import { orDash, type Formats } from "@/lib/ui/format";
+import { orDash, type Formats } from "@/i18n/format";
 
 // The page is mostly rows, and each row's markup is sent twice (HTML and RSC payload), so a row is bare: its look is
 // the `orders-table` rule of app/globals.css, and its link a plain <a> that the page's AppLinks routes. Store data

@@ -1,6 +1,6 @@
 import type { Translate } from "@/i18n/translate";
 import type { AnalyticsKpi, AnalyticsKpiName, AnalyticsReport, ReportPart } from "@/lib/platform";
-import type { OverviewFormat } from "@/lib/ui/overview-format";
+import type { Formats as OverviewFormat } from "@/i18n/format";
 
 const MONEY: ReadonlySet<AnalyticsKpiName> = new Set(["revenue", "averageOrderValue", "profit"]);
 const ORDER: AnalyticsKpiName[] = ["orders", "revenue", "averageOrderValue", "profit", "visitors", "conversionRate"];

@@ -1,6 +1,6 @@
 import type { Translate } from "@/i18n/translate";
 import type { AnalyticsRankRow, AnalyticsReport, AnalyticsShare, ReportPart } from "@/lib/platform";
-import type { OverviewFormat } from "@/lib/ui/overview-format";
+import type { Formats as OverviewFormat } from "@/i18n/format";
 import { KpiTiles } from "./kpi-tiles";
 import { RankingTable, type RankingRow } from "./ranking-table";
 import { ReportNotes, type ReportNote } from "./report-notes";

@@ -1,6 +1,6 @@
 import type { Translate } from "@/i18n/translate";
 import type { AnalyticsRange } from "@/lib/platform";
-import { overviewHref, type PeriodProblem } from "@/lib/ui/overview-query";
+import { overviewHref, type PeriodProblem } from "@/lib/overview/query";
 
 const PRESETS: Exclude<AnalyticsRange, "custom">[] = ["today", "yesterday", "7d", "30d", "this_month", "last_month", "this_year"];
 const FOCUS = "focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-slate-900";

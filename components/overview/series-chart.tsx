@@ -1,6 +1,6 @@
 import type { Translate } from "@/i18n/translate";
 import type { AnalyticsPoint } from "@/lib/platform";
-import type { OverviewFormat } from "@/lib/ui/overview-format";
+import type { Formats as OverviewFormat } from "@/i18n/format";
 
 const WIDTH = 600;
 const HEIGHT = 160;

@@ -123,6 +123,19 @@ async function tabTo(page: Page, target: ReturnType<Page["locator"]>, backwards 
   throw new Error("the target never received the focus");
 }
 
+test("answers that are not pages speak the merchant's language too: the proxy's refusal and sign-out's 404", async ({ page, context }) => {
+  await installThroughConsent(page, { storeIds: [STORE] });
+  await context.addCookies([{ name: "NEXT_LOCALE", value: "ar", url: APP_URL }]);
+  const crossSite = await context.request.post("/signout", { headers: { origin: "https://evil.example", "sec-fetch-site": "cross-site" }, maxRedirects: 0 });
+  expect(crossSite.status()).toBe(403);
+  // The merchant's language first, then the others (the page that sent it may be anyone's).
+  expect(await crossSite.text()).toMatch(/^أُرسل هذا الطلب من موقع آخر[^]*Cette requête venait d’un autre site[^]*sent by another website/);
+  await context.addCookies([{ name: "NEXT_LOCALE", value: "fr", url: APP_URL }]);
+  const notHeld = await context.request.post("/signout/everywhere", { form: { storeId: "999" }, maxRedirects: 0 });
+  expect(notHeld.status()).toBe(404);
+  expect(await notHeld.text()).toBe("Introuvable : ce navigateur n’a aucune session ouverte sur cette boutique.");
+});
+
 test("a keyboard-only journey through install, orders and categories (Arabic)", async ({ page, context }) => {
   test.setTimeout(120_000);
   await context.addCookies([{ name: "NEXT_LOCALE", value: "ar", url: APP_URL }]);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { negotiateLocale, resolveLocale } from "@/i18n/negotiate";
 import { phoneVariants, telHref } from "@/lib/phone";
-import { formatsFor } from "@/lib/ui/format";
+import { formatsFor } from "@/i18n/format";
 
 // U+200E/U+200F (direction marks) that Intl puts around Arabic currency; they are invisible, so tests ignore them.
 const visible = (text: string) => text.replace(/[\u200e\u200f\u061c]/g, "");
@@ -18,11 +18,21 @@ describe("money", () => {
     expect(money(null)).toBe("—");
     expect(money(" ")).toBe("—");
     expect(money("abc")).toBe("—");
+    expect(money(Number.NaN)).toBe("—");
+  });
+
+  it("reads the same from the platform's numbers and the database's decimal strings", () => {
+    for (const locale of ["ar", "fr", "en"] as const) {
+      const { money } = formatsFor(locale, "Africa/Algiers");
+      expect(money(84500.5)).toBe(money("84500.50"));
+      expect(money(0)).toBe(money("0"));
+    }
+    expect(formatsFor("en", "UTC").money(0)).toBe("DZD\u00a00.00");
   });
 
   it("writes Arabic with the Western digits Algerian merchants read, never Arabic-Indic ones", () => {
     const ar = formatsFor("ar", "Africa/Algiers");
-    const text = ar.money("9876543.21") + ar.dateTimeWithZone(new Date("2026-03-04T21:05:00Z")) + ar.number(1234);
+    const text = ar.money("9876543.21") + ar.dateTimeWithZone(new Date("2026-03-04T21:05:00Z")) + ar.count(1234.5) + ar.percent(12.5) + ar.instant(new Date("2026-03-04T21:05:09Z")) + ar.date("2026-03-04");
     expect(text).toMatch(/9.876.543,21/);
     expect(text).not.toMatch(/[\u0660-\u0669\u06f0-\u06f9]/);
   });
@@ -46,6 +56,44 @@ describe("dates", () => {
     }
     expect(formatsFor("ar", "UTC").dateTime(evening)).toBe("4 مارس 2026، 20:05");
     expect(formatsFor("fr", "Africa/Algiers").zoneName).toBe("UTC+1");
+  });
+});
+
+describe("numbers and percentages", () => {
+  it("count whole numbers as they are and others to two decimals, in each locale's digits and marks", () => {
+    expect(formatsFor("en", "UTC").count(1234)).toBe("1,234");
+    expect(formatsFor("en", "UTC").count(3.14159)).toBe("3.14");
+    expect(formatsFor("fr", "UTC").count(1234.5)).toBe("1\u202f234,5");
+    expect(formatsFor("ar", "UTC").count(1234)).toBe("1.234");
+  });
+
+  it("take percentages already in percent, to one decimal", () => {
+    expect(formatsFor("en", "UTC").percent(12.5)).toBe("12.5%");
+    expect(formatsFor("en", "UTC").percent(-25)).toBe("-25%");
+    expect(formatsFor("fr", "UTC").percent(3.33)).toBe("3,3\u00a0%");
+    expect(visible(formatsFor("ar", "UTC").percent(12.5))).toMatch(/^12[.,]5\s?[%٪]$/);
+  });
+});
+
+describe("calendar dates and computed-at instants", () => {
+  it("print a report's calendar dates as written, whatever the stores' zone", () => {
+    // Midnight UTC is 01:00 in Algiers and the previous evening in Los Angeles: neither moves the day.
+    for (const zone of ["Africa/Algiers", "America/Los_Angeles", "Pacific/Kiritimati"]) {
+      expect(formatsFor("en", zone).date("2026-03-01")).toBe("Mar 1, 2026");
+      expect(formatsFor("en", zone).shortDate("2026-03-01")).toBe("Mar 1");
+    }
+    expect(formatsFor("fr", "UTC").date("2026-03-01")).toBe("1 mars 2026");
+    expect(formatsFor("ar", "UTC").date("2026-03-01")).toBe("1 مارس 2026");
+    expect(formatsFor("en", "UTC").date("soon")).toBe("soon");
+    expect(formatsFor("en", "UTC").shortDate("2026-02-30x")).toBe("2026-02-30x");
+  });
+
+  it("give an instant to the second, 24-hour, in the stores' zone with the zone named", () => {
+    const lateEvening = new Date("2026-03-01T23:30:05Z");
+    expect(formatsFor("en", "Africa/Algiers").instant(lateEvening)).toBe("Mar 2, 2026, 00:30:05 (GMT+1)");
+    expect(formatsFor("fr", "Africa/Algiers").instant(lateEvening)).toBe("2 mars 2026, 00:30:05 (UTC+1)");
+    const evening = new Date("2026-03-04T20:05:09Z");
+    for (const locale of ["ar", "fr", "en"] as const) expect(formatsFor(locale, "UTC").instant(evening)).toMatch(/20:05:09/);
   });
 });
 

@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { NextRequest } from "next/server";
 import { unstable_doesMiddlewareMatch } from "next/experimental/testing/server";
+import { LOCALES } from "@/i18n/locales";
+import { CATALOGUES } from "@/i18n/plain-text";
 import { config, contentSecurityPolicy, proxy, securityHeaders } from "@/proxy";
 
 function directives(policy: string): Map<string, string[]> {
@@ -89,7 +91,7 @@ describe("proxy", () => {
     expect(answer.headers.get("x-frame-options")).toBe("DENY");
   });
 
-  it("refuses a state-changing request from another site before any route runs, and lets the app's own through", () => {
+  it("refuses a state-changing request from another site before any route runs, and lets the app's own through", async () => {
     const crossSite = proxy(
       new NextRequest("http://localhost:3000/signout", {
         method: "POST",
@@ -99,12 +101,26 @@ describe("proxy", () => {
     expect(crossSite.status).toBe(403);
     expect(crossSite.headers.get("content-security-policy")).toContain("frame-ancestors 'none'");
     expect(crossSite.headers.get("x-middleware-next")).toBeNull();
+    // In the catalogue's words, every locale's, the merchant's own first (here the default, DEFAULT_LOCALE).
+    const refusal = await crossSite.text();
+    for (const locale of LOCALES) expect(refusal).toContain(CATALOGUES[locale].Security.crossSiteRefused);
 
     const own = proxy(new NextRequest("http://localhost:3000/signout", { method: "POST", headers: { "sec-fetch-site": "same-origin" } }));
     expect(own.headers.get("x-middleware-next")).toBe("1");
     // A cross-site navigation that changes nothing is the consent screen coming back: it must pass.
     const callback = proxy(new NextRequest("http://localhost:3000/oauth/callback?code=x", { headers: { "sec-fetch-site": "cross-site" } }));
     expect(callback.headers.get("x-middleware-next")).toBe("1");
+  });
+
+  it("answers another site's request in the merchant's language first: the language cookie, else the browser's", async () => {
+    const refused = (headers: Record<string, string>) =>
+      proxy(new NextRequest("http://localhost:3000/signout", { method: "POST", headers: { "sec-fetch-site": "cross-site", ...headers } })).text();
+    const arabicFirst = await refused({ cookie: "NEXT_LOCALE=ar", "accept-language": "fr" });
+    expect(arabicFirst.startsWith(CATALOGUES.ar.Security.crossSiteRefused)).toBe(true);
+    const frenchFirst = await refused({ "accept-language": "fr-DZ,fr;q=0.9" });
+    expect(frenchFirst.startsWith(CATALOGUES.fr.Security.crossSiteRefused)).toBe(true);
+    expect(frenchFirst).toContain(CATALOGUES.en.Security.crossSiteRefused);
+    expect(frenchFirst).toContain(CATALOGUES.ar.Security.crossSiteRefused);
   });
 
   it("hands the page its own path, for the sign-in link of a 404", () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { emulatorDashboardUrl } from "@/lib/ui/emulator-link";
-import { ordersHref, parseOrderFilters } from "@/lib/ui/order-filters";
+import { emulatorDashboardUrl } from "@/app/stores/[storeId]/orders/emulator-link";
+import { ordersHref, parseOrderFilters } from "@/lib/orders/filters";
 
 describe("parseOrderFilters", () => {
   it("keeps a known status and drops an unknown one", () => {

@@ -4,12 +4,12 @@ import { describe, expect, it } from "vitest";
 import { OverviewReport } from "@/components/overview/overview-report";
 import type { Locale } from "@/i18n/locales";
 import { parseAnalyticsReport } from "@/lib/platform";
-import { overviewFormat } from "@/lib/ui/overview-format";
+import { formatsFor } from "@/i18n/format";
 import { translator } from "../helpers/i18n";
 
 /** The report's markup from a platform answer, through the real parser and components (server components, no state). */
 function render(data: unknown, locale: Locale = "en"): string {
-  return renderToStaticMarkup(createElement(OverviewReport, { report: parseAnalyticsReport(data), format: overviewFormat(locale), t: translator(locale) }));
+  return renderToStaticMarkup(createElement(OverviewReport, { report: parseAnalyticsReport(data), format: formatsFor(locale, "Africa/Algiers"), t: translator(locale) }));
 }
 
 const base = {

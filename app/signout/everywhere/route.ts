@@ -1,4 +1,5 @@
 import { NextResponse, type NextRequest } from "next/server";
+import { getTranslations } from "next-intl/server";
 import { getDb } from "@/db/index";
 import { env } from "@/lib/env";
 import { log } from "@/lib/log";
@@ -23,7 +24,7 @@ export async function POST(request: NextRequest) {
     new Date(),
   );
   if (!access.ok) {
-    return new NextResponse("Not found: this browser has no session holding that store.", {
+    return new NextResponse((await getTranslations())("NotFound.noSessionForStore"), {
       status: 404,
       headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" },
     });

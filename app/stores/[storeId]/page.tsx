@@ -7,9 +7,8 @@ import type { Translate } from "@/i18n/translate";
 import { OverviewReport } from "@/components/overview/overview-report";
 import { PeriodPicker } from "@/components/overview/period-picker";
 import { interactivePlatform, isPlatformError, type AnalyticsReport } from "@/lib/platform";
-import { describeOverviewError, type OverviewRefusal } from "@/lib/ui/overview-errors";
-import { overviewFormat } from "@/lib/ui/overview-format";
-import { overviewHref, parseOverviewQuery } from "@/lib/ui/overview-query";
+import { describePlatformError, type PlatformRefusal } from "@/lib/merchant-text/platform-error";
+import { overviewHref, parseOverviewQuery } from "@/lib/overview/query";
 
 export async function generateMetadata(): Promise<Metadata> {
   const { t } = await getUi();
@@ -20,8 +19,10 @@ async function loadReport(storeId: number, params: Parameters<ReturnType<typeof 
   try {
     return { report: await interactivePlatform(storeId).analytics(params) };
   } catch (error) {
-    if (isPlatformError(error)) return { refusal: describeOverviewError(error, t) };
-    throw error;
+    if (!isPlatformError(error)) throw error;
+    const refusal = describePlatformError(error, t);
+    // The period is the one thing the overview sends: a 400 is the platform refusing it.
+    return { refusal: error.status === 400 ? { ...refusal, message: t("Overview.errors.periodRefused") } : refusal };
   }
 }
 
@@ -34,9 +35,8 @@ export default async function StoreOverview(props: StorePageProps) {
 async function Overview({ params, searchParams }: StorePageProps) {
   const { storeId, install } = await requireStoreOf(params);
   const query = parseOverviewQuery(await searchParams);
-  const { t, locale } = await getUi();
-  const format = overviewFormat(locale);
-  const loaded: { report?: AnalyticsReport; refusal?: OverviewRefusal } = query.ok ? await loadReport(storeId, query.params, t) : {};
+  const { t, format } = await getUi();
+  const loaded: { report?: AnalyticsReport; refusal?: PlatformRefusal } = query.ok ? await loadReport(storeId, query.params, t) : {};
   const report = loaded.report;
   // The custom form starts from the period on screen, so widening or shifting it is one edit away.
   const from = query.from || report?.from || "";
@@ -56,7 +56,7 @@ async function Overview({ params, searchParams }: StorePageProps) {
         <ErrorPanel
           title={t("Overview.errors.title")}
           message={loaded.refusal.message}
-          retryHref={loaded.refusal.retry && query.ok ? overviewHref(storeId, query.range, query) : undefined}
+          retryHref={loaded.refusal.retryable && query.ok ? overviewHref(storeId, query.range, query) : undefined}
           reinstall={loaded.refusal.reinstall}
           labels={{
             tryAgain: t("Errors.tryAgain"),

@@ -8,8 +8,8 @@ import { log } from "@/lib/log";
 import { lostAccess } from "@/lib/lost-access";
 import { type CategoryPatch, interactivePlatform, isPlatformError, newIdempotencyKey } from "@/lib/platform";
 import { requireStore } from "@/lib/tenancy";
-import { CATEGORY_NAME_MAX_LENGTH } from "@/lib/ui/category-rules";
-import { describePlatformError } from "@/lib/ui/platform-messages";
+import { CATEGORY_NAME_MAX_LENGTH } from "./category-rules";
+import { describeCategoryRefusal } from "./refusal";
 import type { Translate } from "@/i18n/translate";
 
 /**
@@ -81,7 +81,7 @@ async function writeToPlatform(
       return { ok: true, message, idempotencyKey: newIdempotencyKey("ui") };
     } catch (error) {
       if (!isPlatformError(error)) throw error;
-      const described = describePlatformError(error, t);
+      const described = describeCategoryRefusal(error, t);
       log.warn("category write refused", { storeId, status: error.status, code: error.code, requestId: error.requestId });
       // Not revalidated on a 404: the row would vanish with the message that explains why.
       return {

@@ -10,7 +10,7 @@ import { clientMessages, getUi } from "@/i18n/server";
 import { log } from "@/lib/log";
 import { type CategoryWithChildren, interactivePlatform, isPlatformError, newIdempotencyKey } from "@/lib/platform";
 import { isConnected } from "@/lib/installs/state";
-import { describePlatformError } from "@/lib/ui/platform-messages";
+import { describePlatformError } from "@/lib/merchant-text/platform-error";
 import { CATEGORIES_SPACE } from "./space";
 
 export async function generateMetadata(): Promise<Metadata> {

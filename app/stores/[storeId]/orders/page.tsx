@@ -11,9 +11,9 @@ import { getDb } from "@/db/index";
 import { decodeOrderCursor, listOrdersPage } from "@/db/queries/order-views";
 import { getUi } from "@/i18n/server";
 import { env } from "@/lib/env";
-import { emulatorDashboardUrl } from "@/lib/ui/emulator-link";
+import { emulatorDashboardUrl } from "./emulator-link";
 import { isConnected } from "@/lib/installs/state";
-import { ordersHref, parseOrderFilters } from "@/lib/ui/order-filters";
+import { ordersHref, parseOrderFilters } from "@/lib/orders/filters";
 
 export async function generateMetadata(): Promise<Metadata> {
   const { t } = await getUi();

@@ -10,10 +10,10 @@ import { getDb } from "@/db/index";
 import { getOrderDetail } from "@/db/queries/order-views";
 import { getUi } from "@/i18n/server";
 import { requireStore } from "@/lib/tenancy";
-import { orDash } from "@/lib/ui/format";
+import { orDash } from "@/i18n/format";
 import { telHref } from "@/lib/phone";
 import { isConnected } from "@/lib/installs/state";
-import { deliveryLabel, paymentLabel } from "@/lib/ui/order-labels";
+import { deliveryLabel, paymentLabel } from "@/lib/orders/labels";
 
 export async function generateMetadata(): Promise<Metadata> {
   const { t } = await getUi();

@@ -1,4 +1,4 @@
-import { isKnownOrderStatus } from "./order-status";
+import { isKnownOrderStatus } from "./status";
 
 /**
  * The orders page's URL state: ?status=, ?phone=, ?cursor=. `phoneRefused` says a phone was given but could not be
