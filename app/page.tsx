@@ -1,5 +1,6 @@
 import { AppLink } from "@/components/app-link";
 import { orDatabaseUnavailable } from "@/components/database-unavailable";
+import { switchLocale } from "@/app/actions/locale";
 import { LocaleSwitcher } from "@/components/locale-switcher";
 import { getUi } from "@/i18n/server";
 import { currentSession } from "@/lib/session";
@@ -17,7 +18,7 @@ async function Home({ searchParams }: { searchParams: Promise<Record<string, str
   return (
     <main className="mx-auto flex min-h-screen max-w-2xl flex-col justify-center gap-8 px-6 py-16">
       <div className="flex justify-end">
-        <LocaleSwitcher />
+        <LocaleSwitcher action={switchLocale} />
       </div>
       {signedOutEverywhere && (
         <p role="status" className="rounded-md border border-emerald-200 bg-emerald-50 px-4 py-3 text-sm text-emerald-900">

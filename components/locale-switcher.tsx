@@ -1,15 +1,15 @@
-import { switchLocale } from "@/app/actions/locale";
 import { LOCALE_NAMES, LOCALES } from "@/i18n/locales";
 import { getUi } from "@/i18n/server";
 
 /**
  * The language switcher: one form, a button per language, no client code (it works before and without JavaScript).
  * Each name is written in its own language and marked with its lang, so a screen reader pronounces it right.
+ * `action` is app/actions/locale.ts's switchLocale, handed in by the page (components/ never imports from app/).
  */
-export async function LocaleSwitcher() {
+export async function LocaleSwitcher({ action }: { action: (formData: FormData) => Promise<void> }) {
   const { locale, t } = await getUi();
   return (
-    <form action={switchLocale} aria-label={t("Shell.language")} className="flex items-center gap-0.5 text-xs">
+    <form action={action} aria-label={t("Shell.language")} className="flex items-center gap-0.5 text-xs">
       {LOCALES.map((code) => (
         <button
           key={code}

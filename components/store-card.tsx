@@ -1,8 +1,8 @@
 import { AppLink } from "@/components/app-link";
-import type { Install } from "@/db/schema";
 import type { Translate } from "@/i18n/translate";
-import { installStateBadge, isConnected, type InstallBadge } from "@/lib/installs/state";
+import { installStateBadge, isConnected, type InstallBadge, type InstallState } from "@/lib/installs/state";
 import { scopeLabel } from "@/lib/merchant-text/scope";
+import { SECTIONS, storeHref } from "@/lib/sections";
 
 const BADGE_TONES: Record<InstallBadge["tone"], string> = {
   ok: "bg-emerald-50 text-emerald-800 ring-emerald-600/30",
@@ -15,9 +15,12 @@ const LINK = "text-indigo-700 hover:underline focus-visible:outline-2 focus-visi
 
 /**
  * One store on /stores: its install state as the merchant reads it, its permissions in words, and where to go next.
- * A store without a working token is read-only: no permissions listed, its orders, and one Reinstall.
+ * A store without a working token is read-only: no permissions listed, the sections that need no connection
+ * (lib/sections.ts), and one Reinstall.
  */
-export function StoreCard({ install, t }: { install: Install; t: Translate }) {
+export type StoreCardView = { storeId: number; storeName: string; state: InstallState; scopes: string[] };
+
+export function StoreCard({ install, t }: { install: StoreCardView; t: Translate }) {
   const badge = installStateBadge(install.state);
   const labelId = `store-${install.storeId}-name`;
   const connected = isConnected(install.state);
@@ -56,22 +59,13 @@ export function StoreCard({ install, t }: { install: Install; t: Translate }) {
         </div>
       ) : null}
       <div className="mt-4 flex flex-wrap gap-x-4 gap-y-2 text-sm font-semibold">
-        {connected ? (
-          <AppLink href={`/stores/${install.storeId}`} className={LINK}>
-            {t("Stores.overview")}
+        {SECTIONS.filter((section) => connected || !section.needsConnection).map((section) => (
+          <AppLink key={section.slug} href={storeHref(install.storeId, section.slug)} className={LINK}>
+            {t(section.label)}
             {name}
           </AppLink>
-        ) : null}
-        <AppLink href={`/stores/${install.storeId}/orders`} className={LINK}>
-          {t("Stores.orders")}
-          {name}
-        </AppLink>
-        {connected ? (
-          <AppLink href={`/stores/${install.storeId}/categories`} className={LINK}>
-            {t("Stores.categories")}
-            {name}
-          </AppLink>
-        ) : (
+        ))}
+        {connected ? null : (
           <a href="/install" className={LINK}>
             {t("Stores.reinstall")}
             <span className="sr-only"> {t("Stores.onStore", { name: install.storeName })}</span>

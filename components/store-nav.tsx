@@ -2,31 +2,31 @@
 
 import { AppLink } from "@/components/app-link";
 import { usePathname } from "next/navigation";
-import { useT } from "@/components/i18n/client-messages";
 
-/** The store's sections; the current one is marked for assistive technology (aria-current) as well as visually. */
-export function StoreNav({ storeId }: { storeId: number }) {
+/** One link of the store's navigation, its label already in the merchant's language. */
+export type StoreNavLink = { href: string; label: string; exact: boolean };
+
+/**
+ * The store's sections (the layout makes the links from lib/sections.ts); the current one is marked for assistive
+ * technology (aria-current) as well as visually. The labels arrive translated, so a new section needs no message
+ * handed to the browser.
+ */
+export function StoreNav({ label, links }: { label: string; links: StoreNavLink[] }) {
   const pathname = usePathname();
-  const t = useT();
-  const sections = [
-    { href: `/stores/${storeId}`, label: t("Shell.overview"), exact: true },
-    { href: `/stores/${storeId}/orders`, label: t("Shell.orders") },
-    { href: `/stores/${storeId}/categories`, label: t("Shell.categories") },
-  ];
   return (
-    <nav aria-label={t("Shell.sections")} className="flex flex-wrap gap-1">
-      {sections.map((section) => {
-        const current = pathname === section.href || (!section.exact && pathname.startsWith(`${section.href}/`));
+    <nav aria-label={label} className="flex flex-wrap gap-1">
+      {links.map((link) => {
+        const current = pathname === link.href || (!link.exact && pathname.startsWith(`${link.href}/`));
         return (
           <AppLink
-            key={section.href}
-            href={section.href}
+            key={link.href}
+            href={link.href}
             aria-current={current ? "page" : undefined}
             className={`rounded-md px-3 py-1.5 text-sm font-medium focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-slate-900 ${
               current ? "bg-slate-900 text-white" : "text-slate-700 hover:bg-slate-200"
             }`}
           >
-            {section.label}
+            {link.label}
           </AppLink>
         );
       })}

@@ -1,13 +1,15 @@
 import { AppLink } from "@/components/app-link";
 import { getUi } from "@/i18n/server";
+import { SWITCHER_SECTION, storeHref } from "@/lib/sections";
 
 export type SwitcherStore = { storeId: number; storeName: string; state: string };
 
 /**
  * A disclosure of links rather than a select: it works without JavaScript, each entry is a real link (open in a
- * new tab, keyboard focus), and it costs no client code of its own (AppLink is shared by every page).
+ * new tab, keyboard focus), and it costs no client code of its own (AppLink is shared by every page). Each store
+ * opens on the first section any store can show, connected or not (lib/sections.ts).
  */
-export async function StoreSwitcher({ current, stores, section }: { current: SwitcherStore; stores: SwitcherStore[]; section: string }) {
+export async function StoreSwitcher({ current, stores }: { current: SwitcherStore; stores: SwitcherStore[] }) {
   const { t } = await getUi();
   const others = stores.filter((store) => store.storeId !== current.storeId);
   const item = "block px-3 py-2 text-sm text-slate-700 hover:bg-slate-100 focus-visible:bg-slate-100 focus-visible:outline-none";
@@ -32,7 +34,7 @@ export async function StoreSwitcher({ current, stores, section }: { current: Swi
         <ul>
           {others.map((store) => (
             <li key={store.storeId}>
-              <AppLink href={`/stores/${store.storeId}/${section}`} className={`${item} flex items-center justify-between gap-2`}>
+              <AppLink href={storeHref(store.storeId, SWITCHER_SECTION)} className={`${item} flex items-center justify-between gap-2`}>
                 <span dir="auto" className="truncate">
                   {store.storeName}
                 </span>

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { DEV_APP } from "@/lib/dev-app";
 import { LOCALES } from "@/i18n/locales";
+import { PAGE_SCOPES } from "@/lib/sections";
 
 /**
  * The one place the environment is read. Everything else imports `env`.
@@ -11,11 +12,11 @@ import { LOCALES } from "@/i18n/locales";
  */
 
 /**
- * The scopes this template's pages use: orders (list, detail, webhooks, sync), products (the categories page) and
- * analytics (the store overview). Development asks for exactly these; .env.example recommends them for production,
- * where an unset SVC_SCOPES keeps the platform's meaning (every scope registered on the app).
+ * The scopes this template's pages use, from the section registry (lib/sections.ts): each section lists what its
+ * page calls with. Development asks for exactly these; .env.example recommends them for production, where an unset
+ * SVC_SCOPES keeps the platform's meaning (every scope registered on the app).
  */
-export const PAGE_SCOPES = ["orders:read", "products:read", "products:write", "analytics:read"] as const;
+export { PAGE_SCOPES };
 
 const base64Key32 = z.string().refine((value) => {
   try {

@@ -1,12 +1,14 @@
 import type { Metadata } from "next";
 import { SignOutForm } from "@/components/sign-out-form";
 import { orDatabaseUnavailable } from "@/components/database-unavailable";
+import { switchLocale } from "@/app/actions/locale";
 import { LocaleSwitcher } from "@/components/locale-switcher";
 import { StoreCard } from "@/components/store-card";
 import type { Install } from "@/db/schema";
 import { getUi } from "@/i18n/server";
 import { getDb } from "@/db/index";
 import { lostStores, type LostAccess } from "@/lib/lost-access";
+import { storeHref } from "@/lib/sections";
 import { currentSession, currentSessionId } from "@/lib/session";
 
 export async function generateMetadata(): Promise<Metadata> {
@@ -41,7 +43,7 @@ async function Stores({ searchParams }: { searchParams: Promise<{ installed?: st
   return (
     <main className="mx-auto max-w-3xl px-4 py-10 sm:px-6">
       <div className="mb-4 flex justify-end">
-        <LocaleSwitcher />
+        <LocaleSwitcher action={switchLocale} />
       </div>
       <header className="flex flex-wrap items-center justify-between gap-4">
         <h1 className="text-2xl font-bold text-slate-900">{t("Stores.title")}</h1>
@@ -114,7 +116,7 @@ async function LostStores({ lost }: { lost: LostAccess[] }) {
       <ul className="mt-2 divide-y divide-amber-200">
         {lost.map((store) => {
           const closed = store.reason === "uninstalled" || store.reason === "revoked";
-          const returnTo = new URLSearchParams({ return_to: `/stores/${store.storeId}` });
+          const returnTo = new URLSearchParams({ return_to: storeHref(store.storeId) });
           return (
             <li key={store.storeId} className="flex flex-wrap items-center justify-between gap-2 py-2" data-lost-store={store.storeId}>
               <p className="min-w-0 text-sm text-amber-950">

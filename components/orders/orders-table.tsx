@@ -2,6 +2,7 @@ import { StatusBadge } from "@/components/status-badge";
 import type { OrderListRow } from "@/db/queries/order-views";
 import type { Translate } from "@/i18n/translate";
 import { orDash, type Formats } from "@/i18n/format";
+import { storeHref } from "@/lib/sections";
 
 // The page is mostly rows, and each row's markup is sent twice (HTML and RSC payload), so a row is bare: its look is
 // the `orders-table` rule of app/globals.css, and its link a plain <a> that the page's AppLinks routes. Store data
@@ -44,7 +45,7 @@ export function OrdersTable({ storeId, rows, t, format }: { storeId: number; row
           {rows.map((row) => (
             <tr key={row.id}>
               <th scope="row">
-                <a href={`/stores/${storeId}/orders/${row.id}`} dir="ltr" aria-label={row.orderNumber}>
+                <a href={storeHref(storeId, ["orders", row.id])} dir="ltr" aria-label={row.orderNumber}>
                   <span>{orderNumberHead(row.orderNumber)}</span>
                   <span>{orderNumberTail(row.orderNumber)}</span>
                 </a>

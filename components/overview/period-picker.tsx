@@ -1,6 +1,7 @@
 import type { Translate } from "@/i18n/translate";
 import type { AnalyticsRange } from "@/lib/platform";
 import { overviewHref, type PeriodProblem } from "@/lib/overview/query";
+import { storeHref } from "@/lib/sections";
 
 const PRESETS: Exclude<AnalyticsRange, "custom">[] = ["today", "yesterday", "7d", "30d", "this_month", "last_month", "this_year"];
 const FOCUS = "focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-slate-900";
@@ -73,7 +74,7 @@ export function PeriodPicker({
           })}
         </ul>
       </nav>
-      <form method="get" action={`/stores/${storeId}`} noValidate className="rounded-lg border border-slate-200 bg-white p-3">
+      <form method="get" action={storeHref(storeId)} noValidate className="rounded-lg border border-slate-200 bg-white p-3">
         <fieldset>
           <legend className={`text-sm font-medium ${range === "custom" ? "text-slate-900" : "text-slate-700"}`}>{t("Overview.period.customLegend")}</legend>
           <input type="hidden" name="range" value="custom" />

@@ -1,3 +1,4 @@
+import { storeHref } from "@/lib/sections";
 import { isKnownOrderStatus } from "./status";
 
 /**
@@ -35,10 +36,5 @@ export function parseOrderFilters(params: SearchParams): OrderFilters {
 
 /** The orders page URL for these filters (empty ones left out, so URLs stay short and shareable). */
 export function ordersHref(storeId: number, filters: Partial<OrderFilters>): string {
-  const query = new URLSearchParams();
-  if (filters.status) query.set("status", filters.status);
-  if (filters.phone) query.set("phone", filters.phone);
-  if (filters.cursor) query.set("cursor", filters.cursor);
-  const search = query.toString();
-  return `/stores/${storeId}/orders${search ? `?${search}` : ""}`;
+  return storeHref(storeId, "orders", { status: filters.status, phone: filters.phone, cursor: filters.cursor });
 }

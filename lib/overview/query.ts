@@ -1,3 +1,4 @@
+import { storeHref } from "@/lib/sections";
 import { ANALYTICS_RANGES, customRangeProblem, type AnalyticsParams, type AnalyticsRange, type CustomRangeProblem } from "@/lib/platform";
 
 /**
@@ -32,11 +33,6 @@ export function parseOverviewQuery(searchParams: Record<string, string | string[
 
 /** The overview URL of a period (presets carry no dates; the default period has no query at all). */
 export function overviewHref(storeId: number, range: AnalyticsRange, dates?: { from: string; to: string }): string {
-  if (range === DEFAULT_RANGE) return `/stores/${storeId}`;
-  const query = new URLSearchParams({ range });
-  if (range === "custom" && dates) {
-    query.set("from", dates.from);
-    query.set("to", dates.to);
-  }
-  return `/stores/${storeId}?${query.toString()}`;
+  if (range === DEFAULT_RANGE) return storeHref(storeId);
+  return storeHref(storeId, "overview", range === "custom" && dates ? { range, from: dates.from, to: dates.to } : { range });
 }

@@ -1,6 +1,10 @@
+import { readFileSync } from "node:fs";
+import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { EnvError, parseEnv } from "@/lib/env";
 import { DEV_APP } from "@/lib/dev-app";
+import { envValues, parseEnvFile } from "@/scripts/support/env-file";
+import { SECTIONS } from "@/lib/sections";
 
 const productionEnv = {
   NODE_ENV: "production",
@@ -35,9 +39,17 @@ describe("parseEnv", () => {
     expect(env.DATABASE_URL).toBeUndefined();
   });
 
-  it("asks in development only for the scopes the pages use, unless told otherwise", () => {
-    expect(parseEnv({ NODE_ENV: "development" }).SVC_SCOPES).toEqual(["orders:read", "products:read", "products:write", "analytics:read"]);
+  it("asks in development only for the scopes the pages use (the sections' scopes, each once), unless told otherwise", () => {
+    const scopes = parseEnv({ NODE_ENV: "development" }).SVC_SCOPES ?? [];
+    expect(scopes).toContain("orders:read");
+    expect(new Set(scopes)).toEqual(new Set(SECTIONS.flatMap((section) => section.scopes)));
+    expect(scopes).toHaveLength(new Set(scopes).size);
     expect(parseEnv({ NODE_ENV: "development", SVC_SCOPES: "orders:read" }).SVC_SCOPES).toEqual(["orders:read"]);
+  });
+
+  it("recommends in .env.example the scopes development asks for", () => {
+    const example = envValues(parseEnvFile(readFileSync(path.resolve(import.meta.dirname, "../../.env.example"), "utf8")));
+    expect(example.SVC_SCOPES).toBe(parseEnv({ NODE_ENV: "development" }).SVC_SCOPES?.join(" "));
   });
 
   it("points the development defaults at EMULATOR_PORT", () => {

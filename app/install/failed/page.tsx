@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import { AppLink } from "@/components/app-link";
+import { switchLocale } from "@/app/actions/locale";
 import { LocaleSwitcher } from "@/components/locale-switcher";
 import { getUi } from "@/i18n/server";
 import { describeFailure } from "@/lib/oauth/failure-reasons";
@@ -20,7 +21,7 @@ export default async function InstallFailedPage({
   return (
     <main className="mx-auto flex min-h-screen max-w-xl flex-col justify-center gap-6 px-6 py-16">
       <div className="flex justify-end">
-        <LocaleSwitcher />
+        <LocaleSwitcher action={switchLocale} />
       </div>
       <div
         className={`rounded-lg border p-6 ${declined ? "border-slate-200 bg-white" : "border-amber-300 bg-amber-50"}`}

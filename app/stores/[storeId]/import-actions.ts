@@ -7,6 +7,7 @@ import { getDb } from "@/db/index";
 import { initialActionState, validatedAction, type ActionState } from "@/lib/actions/validated-action";
 import { getJobs } from "@/lib/jobs/app";
 import { retryBackfill } from "@/lib/jobs/backfill";
+import { storeHref } from "@/lib/sections";
 import { requireStore } from "@/lib/tenancy";
 
 /** The merchant's retry of a failed order import: it goes on from the page it reached. */
@@ -14,7 +15,7 @@ export const retryOrderImport = validatedAction(z.object({ storeId: z.string() }
   const access = await requireStore(input.storeId);
   const [db, jobs, t] = await Promise.all([getDb(), getJobs(), getTranslations()]);
   const ok = await retryBackfill(jobs, db, access.storeId);
-  revalidatePath(`/stores/${access.storeId}`, "layout");
+  revalidatePath(storeHref(access.storeId), "layout");
   return { ok, message: ok ? t("OrderImport.retried") : undefined };
 });
 

@@ -1,27 +1,18 @@
 import { AppLink } from "@/components/app-link";
 import { orDatabaseUnavailable } from "@/components/database-unavailable";
 import { ClientMessages } from "@/components/i18n/client-messages";
-import { ImportProgress } from "@/components/import-progress";
 import { InstallBanner } from "@/components/install-banner";
+import { switchLocale } from "@/app/actions/locale";
 import { LocaleSwitcher } from "@/components/locale-switcher";
 import { SignOutForm } from "@/components/sign-out-form";
 import { StoreNav } from "@/components/store-nav";
 import { StoreSwitcher } from "@/components/store-switcher";
 import { clientMessages, getUi } from "@/i18n/server";
+import { SECTIONS, storeHref } from "@/lib/sections";
 import { currentSession } from "@/lib/session";
 import { requireStore } from "@/lib/tenancy";
-
-/** Messages the shell's client parts (section nav, error boundary) read in the browser. */
-const SHELL_CLIENT_KEYS = [
-  "Shell.sections",
-  "Shell.overview",
-  "Shell.orders",
-  "Shell.categories",
-  "Errors.pageTitle",
-  "Errors.pageMessage",
-  "Errors.tryAgain",
-  "Errors.reference",
-] as const;
+import { ImportProgress } from "./_components/import-progress";
+import { SHELL_CLIENT_KEYS } from "./client-keys";
 
 /** The store's shell, or, when the database is not answering, that message alone (the shell needs the store). */
 export default async function StoreLayout({
@@ -33,7 +24,7 @@ export default async function StoreLayout({
 }) {
   const { storeId } = await params;
   return orDatabaseUnavailable(() => StoreShell({ children, storeId }), {
-    retry: `/stores/${encodeURIComponent(storeId)}`,
+    retry: storeHref(storeId),
     standalone: true,
   });
 }
@@ -48,6 +39,9 @@ async function StoreShell({ children, storeId }: { children: React.ReactNode; st
   const installs = session?.installs ?? [];
   const stores = installs.map((install) => ({ storeId: install.storeId, storeName: install.storeName, state: install.state }));
   const current = { storeId: access.storeId, storeName: access.install.storeName, state: access.install.state };
+  // The section links, translated here: the navigation is a client component, and words made on the server need no
+  // message handed to the browser.
+  const links = SECTIONS.map((section) => ({ href: storeHref(access.storeId, section.slug), label: t(section.label), exact: section.segment === "" }));
 
   return (
     <ClientMessages messages={messages}>
@@ -63,10 +57,10 @@ async function StoreShell({ children, storeId }: { children: React.ReactNode; st
             <AppLink href="/stores" className="text-sm font-semibold text-slate-900">
               {t("Shell.appName")}
             </AppLink>
-            <StoreSwitcher current={current} stores={stores} section="orders" />
-            <StoreNav storeId={access.storeId} />
+            <StoreSwitcher current={current} stores={stores} />
+            <StoreNav label={t("Shell.sections")} links={links} />
             <div className="ms-auto flex flex-wrap items-center gap-2">
-              <LocaleSwitcher />
+              <LocaleSwitcher action={switchLocale} />
               <SignOutForm
                 label={t("Shell.signOut")}
                 className="rounded-md px-3 py-1.5 text-sm text-slate-700 hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-slate-900"

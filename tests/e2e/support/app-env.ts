@@ -1,4 +1,5 @@
 import { DEV_APP } from "../../../lib/dev-app";
+import { PAGE_SCOPES } from "../../../lib/sections";
 import { APP_PORT, APP_URL, EMULATOR_URL } from "./servers";
 
 /** The production environment the end-to-end app runs with: the emulator's fixture credentials, nothing from a .env. */
@@ -12,8 +13,8 @@ export function e2eAppEnv(): Record<string, string> {
     SVC_CLIENT_ID: DEV_APP.clientId,
     SVC_CLIENT_SECRET: DEV_APP.clientSecret,
     SVC_WEBHOOK_SECRET: DEV_APP.webhookSecret,
-    // As .env.example recommends: only the scopes the pages use.
-    SVC_SCOPES: "orders:read products:read products:write analytics:read",
+    // As .env.example recommends: only the scopes the pages use (the section registry's).
+    SVC_SCOPES: PAGE_SCOPES.join(" "),
     SESSION_SECRET: "e2e-session-secret-at-least-32-characters-long",
     TOKEN_ENCRYPTION_KEY: Buffer.alloc(32, 42).toString("base64"),
     CRON_SECRET: "e2e-cron-secret-0123456789",

@@ -7,6 +7,7 @@ import { type ActionState, formValues, validatedAction } from "@/lib/actions/val
 import { log } from "@/lib/log";
 import { lostAccess } from "@/lib/lost-access";
 import { type CategoryPatch, interactivePlatform, isPlatformError, newIdempotencyKey } from "@/lib/platform";
+import { storeHref } from "@/lib/sections";
 import { requireStore } from "@/lib/tenancy";
 import { CATEGORY_NAME_MAX_LENGTH } from "./category-rules";
 import { describeCategoryRefusal } from "./refusal";
@@ -37,7 +38,7 @@ const categoryIdField = z.coerce.number().int().positive("Validation.categoryGon
 const inFlight = new Map<string, Promise<ActionState>>();
 
 function categoriesPath(storeId: number): string {
-  return `/stores/${storeId}/categories`;
+  return storeHref(storeId, "categories");
 }
 
 /**

@@ -1,6 +1,3 @@
-import type { Metadata } from "next";
-import { requireStoreOf, type StorePageProps } from "@/lib/ui/store-page";
-import { orDatabaseUnavailable } from "@/components/database-unavailable";
 import { notFound } from "next/navigation";
 import { AppLinks } from "@/components/app-link";
 import { LiveRefresh } from "@/components/live-refresh";
@@ -9,16 +6,13 @@ import { OrdersFilters } from "@/components/orders/orders-filters";
 import { OrdersTable } from "@/components/orders/orders-table";
 import { getDb } from "@/db/index";
 import { decodeOrderCursor, listOrdersPage } from "@/db/queries/order-views";
-import { getUi } from "@/i18n/server";
 import { env } from "@/lib/env";
 import { emulatorDashboardUrl } from "./emulator-link";
 import { isConnected } from "@/lib/installs/state";
 import { ordersHref, parseOrderFilters } from "@/lib/orders/filters";
+import { sectionMetadata, storePage } from "../_components/store-page";
 
-export async function generateMetadata(): Promise<Metadata> {
-  const { t } = await getUi();
-  return { title: t("Meta.orders") };
-}
+export const generateMetadata = sectionMetadata("orders");
 
 /** An arrow that points along the reading direction: mirrored in right-to-left pages. */
 function Arrow({ back }: { back?: boolean }) {
@@ -29,14 +23,9 @@ function Arrow({ back }: { back?: boolean }) {
   );
 }
 
-export default async function OrdersPage(props: StorePageProps) {
-  const { storeId } = await props.params;
-  return orDatabaseUnavailable(() => Orders(props), { retry: `/stores/${encodeURIComponent(storeId)}/orders` });
-}
-
-async function Orders({ params, searchParams }: StorePageProps) {
-  const { storeId, install } = await requireStoreOf(params);
-  const [filters, { t, rich, format }] = await Promise.all([searchParams.then(parseOrderFilters), getUi()]);
+/** The store's orders from the app's own database: filters, cursor pages, live updates while connected. */
+export default storePage("orders", async ({ storeId, install, searchParams, ui: { t, rich, format }, heading }) => {
+  const filters = parseOrderFilters(searchParams);
   // A page marker this app never wrote (cut, edited, forged) answers 404 with its own page (./not-found.tsx).
   if (filters.cursor && !decodeOrderCursor(filters.cursor)) notFound();
   const page = await listOrdersPage(await getDb(), storeId, filters);
@@ -48,12 +37,7 @@ async function Orders({ params, searchParams }: StorePageProps) {
   return (
     <div className="space-y-4">
       <div className="flex flex-wrap items-baseline justify-between gap-2">
-        <h1 className="min-w-0 break-words text-2xl font-semibold tracking-tight">
-          {t("Orders.title")} <span className="sr-only">{t("Shell.of")}</span>{" "}
-          <span dir="auto" className="text-base font-normal text-slate-600">
-            {install.storeName}
-          </span>
-        </h1>
+        {heading}
         {connected ? <LiveRefresh t={t} /> : null}
       </div>
       <OrdersFilters action={baseHref} status={filters.status} phone={filters.phone} t={t} />
@@ -99,4 +83,4 @@ async function Orders({ params, searchParams }: StorePageProps) {
       )}
     </div>
   );
-}
+});

@@ -1,7 +1,7 @@
 "use client";
 
 import { useActionState, useId, useRef } from "react";
-import { createCategory } from "@/app/stores/[storeId]/categories/actions";
+import { createCategory } from "../actions";
 import { FieldError } from "@/components/forms/field-error";
 import { FormMessage } from "@/components/forms/form-message";
 import { SubmitButton } from "@/components/forms/submit-button";

@@ -2,7 +2,7 @@
 
 import { useRouter } from "next/navigation";
 import { useActionState, useRef, useState } from "react";
-import { deleteCategory, updateCategory } from "@/app/stores/[storeId]/categories/actions";
+import { deleteCategory, updateCategory } from "../actions";
 import { FieldError } from "@/components/forms/field-error";
 import { FormMessage } from "@/components/forms/form-message";
 import { SubmitButton } from "@/components/forms/submit-button";

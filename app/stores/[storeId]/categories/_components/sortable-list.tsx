@@ -2,7 +2,7 @@
 
 import { lazy, Suspense, useCallback, useLayoutEffect, useRef, useState, useSyncExternalStore, useTransition } from "react";
 import { useT } from "@/components/i18n/client-messages";
-import { reorderCategories } from "@/app/stores/[storeId]/categories/actions";
+import { reorderCategories } from "../actions";
 import { initialActionState, type ActionState } from "@/lib/actions/validated-action";
 import { useHydrated } from "@/components/use-hydrated";
 import { DragBindings, type DragBinding } from "./drag-bindings";

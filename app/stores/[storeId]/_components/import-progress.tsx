@@ -1,8 +1,8 @@
 import { getDb } from "@/db/index";
 import { findBackfill } from "@/db/queries/backfills";
 import type { Translate } from "@/i18n/translate";
-import { retryOrderImportForm } from "@/app/stores/[storeId]/import-actions";
-import { RefreshWhileVisible } from "./refresh-while-visible";
+import { RefreshWhileVisible } from "@/components/refresh-while-visible";
+import { retryOrderImportForm } from "../import-actions";
 
 /** A finished import is mentioned this long after it ends, then the notice goes away. */
 const SHOW_DONE_MS = 10 * 60 * 1000;

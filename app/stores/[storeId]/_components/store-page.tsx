@@ -1,0 +1,151 @@
+import "server-only";
+import type { Metadata } from "next";
+import type { ReactNode } from "react";
+import { orDatabaseUnavailable } from "@/components/database-unavailable";
+import { ErrorPanel } from "@/components/error-panel";
+import { getUi, type Ui } from "@/i18n/server";
+import { isConnected } from "@/lib/installs/state";
+import { log } from "@/lib/log";
+import { isPlatformError } from "@/lib/platform";
+import { sectionOf, storeHref, type SectionSlug } from "@/lib/sections";
+import { requireStore, type StoreAccess } from "@/lib/tenancy";
+import { describePlatformError } from "@/lib/ui/platform-messages";
+
+/**
+ * The frame every store page shares, so a page holds only what is its own: the "database unavailable" answer with
+ * its Try again, the tenancy guard, the heading, the read-only state of a store the app no longer reaches, and the
+ * error panel for a platform refusal. `storePage(slug, render)` is a page's default export.
+ */
+
+/** A page's query string as Next hands it over. */
+export type SearchParams = Record<string, string | string[] | undefined>;
+
+/** The props of a page under /stores/[storeId], with any further route segments in `Extra`. */
+export type StorePageProps<Extra extends Record<string, string> = Record<never, string>> = {
+  params: Promise<{ storeId: string } & Extra>;
+  searchParams: Promise<SearchParams>;
+};
+
+/** What a page's body gets: the store the guard let through, the merchant's language, its URL, its heading. */
+export type StorePage<Extra extends Record<string, string> = Record<never, string>> = StoreAccess & {
+  ui: Ui;
+  params: { storeId: string } & Extra;
+  searchParams: SearchParams;
+  /** The section's h1 with the store's name, for the page to place. */
+  heading: ReactNode;
+};
+
+type FrameOptions<Extra extends Record<string, string>> = {
+  /**
+   * Shown instead of the body when the install is not connected (the page reads the platform, which no longer
+   * answers for this store). The layout's banner carries the one Reinstall.
+   */
+  readOnly?: string;
+  /**
+   * The error panel's title when the body throws a PlatformError: the frame logs it and explains it
+   * (describePlatformError). Without it a PlatformError goes on to the error boundary.
+   */
+  loadFailed?: string;
+  /** The sr-only word between the heading and the store's name ("Orders of <store>"); "Shell.of" unless given. */
+  headingOf?: string;
+  /** Classes of a box around whatever the page answers (the categories page keeps its skeleton's space). */
+  className?: string;
+  /** The path below the section (["42"] for an order), for Try again when the request's own path is unknown. */
+  below?: (params: { storeId: string } & Extra) => string[];
+};
+
+/** A section's h1: its title, then the store's name in the store's own direction. */
+export function StoreHeading({ title, of, storeName }: { title: string; of: string; storeName: string }) {
+  return (
+    <h1 className="min-w-0 break-words text-2xl font-semibold tracking-tight">
+      {title} <span className="sr-only">{of}</span>{" "}
+      <span dir="auto" className="text-base font-normal text-slate-600">
+        {storeName}
+      </span>
+    </h1>
+  );
+}
+
+/** A platform refusal as the merchant reads it, with Try again only when trying again can help. */
+export function PlatformErrorPanel({
+  ui,
+  title,
+  message,
+  retryHref,
+  reinstall,
+  requestId,
+}: {
+  ui: Ui;
+  title: string;
+  message: string;
+  retryHref?: string;
+  reinstall?: boolean;
+  requestId?: string | null;
+}) {
+  const { t } = ui;
+  return (
+    <ErrorPanel
+      title={title}
+      message={message}
+      retryHref={retryHref}
+      reinstall={reinstall}
+      labels={{ tryAgain: t("Errors.tryAgain"), reinstall: t("Errors.reinstall"), requestId: requestId ? t("Errors.requestId", { id: requestId }) : undefined }}
+    />
+  );
+}
+
+/** A section page's document title, from the registry: `export const generateMetadata = sectionMetadata("orders")`. */
+export function sectionMetadata(slug: SectionSlug): () => Promise<Metadata> {
+  return async () => {
+    const { t } = await getUi();
+    return { title: t(sectionOf(slug).title) };
+  };
+}
+
+export function storePage<Extra extends Record<string, string> = Record<never, string>>(
+  slug: SectionSlug,
+  render: (page: StorePage<Extra>) => Promise<ReactNode>,
+  options: FrameOptions<Extra> = {},
+) {
+  return async function StoreSectionPage(props: StorePageProps<Extra>): Promise<ReactNode> {
+    const params = await props.params;
+    const retry = storeHref(params.storeId, [slug, ...(options.below?.(params) ?? [])]);
+    const answer = await orDatabaseUnavailable(async () => {
+      const [access, ui, searchParams] = await Promise.all([requireStore(params.storeId), getUi(), props.searchParams]);
+      const { t } = ui;
+      const heading = <StoreHeading title={t(sectionOf(slug).title)} of={t(options.headingOf ?? "Shell.of")} storeName={access.install.storeName} />;
+      if (options.readOnly && !isConnected(access.install.state)) {
+        return (
+          <div className="space-y-4">
+            {heading}
+            <p className="rounded-lg border border-dashed border-slate-300 bg-white p-6 text-sm text-slate-700" data-read-only>
+              {t(options.readOnly)}
+            </p>
+          </div>
+        );
+      }
+      try {
+        return await render({ ...access, ui, params, searchParams, heading });
+      } catch (error) {
+        if (!options.loadFailed || !isPlatformError(error)) throw error;
+        log.warn(`${slug} page could not load from the platform`, { storeId: access.storeId, status: error.status, code: error.code, requestId: error.requestId });
+        const described = describePlatformError(error, t);
+        return (
+          <div className="space-y-4">
+            {heading}
+            <PlatformErrorPanel
+              ui={ui}
+              title={t(options.loadFailed)}
+              message={described.message}
+              // Trying again helps only when the platform said so (a limit, an outage); a refusal stays a refusal.
+              retryHref={described.retryable ? storeHref(access.storeId, slug) : undefined}
+              reinstall={described.reinstall}
+              requestId={error.requestId}
+            />
+          </div>
+        );
+      }
+    }, { retry });
+    return options.className ? <div className={options.className}>{answer}</div> : answer;
+  };
+}
