@@ -1,7 +1,7 @@
 import { AppLink } from "@/components/app-link";
 import type { Install } from "@/db/schema";
 import type { Translate } from "@/i18n/translate";
-import { installStateBadge, isConnected, type InstallBadge } from "@/lib/installs/state";
+import { installStateBadge, mayCallPlatform, type InstallBadge } from "@/lib/installs/state";
 import { scopeLabel } from "@/lib/ui/scopes";
 
 const BADGE_TONES: Record<InstallBadge["tone"], string> = {
@@ -20,7 +20,7 @@ const LINK = "text-indigo-700 hover:underline focus-visible:outline-2 focus-visi
 export function StoreCard({ install, t }: { install: Install; t: Translate }) {
   const badge = installStateBadge(install.state);
   const labelId = `store-${install.storeId}-name`;
-  const connected = isConnected(install.state);
+  const connected = mayCallPlatform(install.state);
   const name = <span className="sr-only"> {t("Stores.ofStore", { name: install.storeName })}</span>;
   return (
     <li aria-labelledby={labelId} className="rounded-lg border border-slate-200 bg-white p-5 shadow-sm" data-store-id={install.storeId}>

@@ -1,5 +1,6 @@
 import { AppLink } from "@/components/app-link";
 import { getUi } from "@/i18n/server";
+import { installStateNotice } from "@/lib/installs/state";
 
 export type SwitcherStore = { storeId: number; storeName: string; state: string };
 
@@ -36,7 +37,7 @@ export async function StoreSwitcher({ current, stores, section }: { current: Swi
                 <span dir="auto" className="truncate">
                   {store.storeName}
                 </span>
-                {store.state !== "active" ? <span className="text-xs text-amber-800">{t("Shell.needsAttention")}</span> : null}
+                {installStateNotice(store.state) ? <span className="text-xs text-amber-800">{t("Shell.needsAttention")}</span> : null}
               </AppLink>
             </li>
           ))}

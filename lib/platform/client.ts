@@ -6,7 +6,7 @@ import { tracePlatformCall } from "@/lib/observability/platform";
 import { analyticsOperation } from "./analytics";
 import type { Caller } from "./caller";
 import { categoryOperations } from "./categories";
-import { createCredentialSource } from "./credentials";
+import { createCredentialSource, type InstallStateRecorder } from "./credentials";
 import { customerOperations } from "./customers";
 import { send, type HttpMethod, type PlatformResponse, type RequestOptions, type Transport } from "./http";
 import { orderOperations } from "./orders";
@@ -21,6 +21,11 @@ export type StoreClientConfig = {
   /** The platform's `{base_url}` (origin, optionally with a path prefix). */
   baseUrl: string;
   userAgent: string;
+  /**
+   * Records what the platform said about the install (a 401 "revoked", a 403 state, "active" again after one is
+   * lifted). The app's clients record it with lib/installs/record-state.ts (lib/platform/presets.ts).
+   */
+  onInstallState: InstallStateRecorder;
   fetch?: typeof fetch;
   /** Milliseconds since the epoch; pacing windows are clock minutes of this clock. */
   now?: () => number;
@@ -58,7 +63,7 @@ export function createStoreClient(config: StoreClientConfig) {
       sleep,
       random,
       pacer: createPacer({ db, now, sleep, random }, config.pacing),
-      credentials: createCredentialSource(db, config.storeId, now),
+      credentials: createCredentialSource(db, config.storeId, now, config.onInstallState),
       retry: { ...DEFAULT_RETRY_POLICY, ...config.retry },
       timeoutMs: config.timeoutMs ?? 15_000,
       userAgent: config.userAgent,

@@ -6,8 +6,9 @@ import "server-only";
  * `interactivePlatform(storeId)`; nothing else in the app calls fetch against the platform.
  */
 
-export { APP_USER_AGENT, interactivePlatform, platformFor, type PlatformOptions } from "./presets";
+export { APP_USER_AGENT, installStateRecorder, interactivePlatform, platformFor, type PlatformOptions } from "./presets";
 export { createStoreClient, type StoreClient, type StoreClientConfig } from "./client";
+export type { InstallStateRecorder, InstallStateReport } from "./credentials";
 export { INSTALL_STATE_CODES, PlatformError, isPlatformError, type InstallStateCode, type PlatformErrorInit, type PlatformErrorKind } from "./errors";
 export { parsePlatformOrder } from "./parse-order";
 export { parseAnalyticsReport } from "./parse-analytics";

@@ -1,7 +1,10 @@
 import "server-only";
+import type { Db } from "@/db/client";
 import { getDb } from "@/db/index";
 import { env } from "@/lib/env";
+import { recordInstallState } from "@/lib/installs/record-state";
 import { createStoreClient, type StoreClient, type StoreClientConfig } from "./client";
+import type { InstallStateRecorder } from "./credentials";
 
 /**
  * The clients the app makes: configured from the environment, on the app's database. Tests and benchmarks build
@@ -13,12 +16,25 @@ export const APP_USER_AGENT = "store-app-starter/0.1 (+https://github.com/store-
 
 export type PlatformOptions = Partial<Omit<StoreClientConfig, "storeId">>;
 
+/**
+ * What the platform says about an install is recorded on the app's database: a 401 records "revoked", which
+ * destroys the token and ends the store's sessions (lib/installs/record-state.ts).
+ */
+export function installStateRecorder(database: Db | (() => Promise<Db>)): InstallStateRecorder {
+  return async ({ storeId, state, at, expectedCiphertext }) => {
+    const db = typeof database === "function" ? await database() : database;
+    await recordInstallState(db, storeId, state, at, { expectedCiphertext });
+  };
+}
+
 /** The client for background work (webhooks, order sync, scripts): waits out rate limits and retries patiently. */
 export function platformFor(storeId: number, options: PlatformOptions = {}): StoreClient {
+  const db = options.db ?? getDb;
   return createStoreClient({
     ...options,
     storeId,
-    db: options.db ?? getDb,
+    db,
+    onInstallState: options.onInstallState ?? installStateRecorder(db),
     baseUrl: options.baseUrl ?? env.SVC_API_URL,
     userAgent: options.userAgent ?? APP_USER_AGENT,
   });

@@ -9,7 +9,7 @@ import { ClientMessages } from "@/components/i18n/client-messages";
 import { clientMessages, getUi } from "@/i18n/server";
 import { log } from "@/lib/log";
 import { type CategoryWithChildren, interactivePlatform, isPlatformError, newIdempotencyKey } from "@/lib/platform";
-import { isConnected } from "@/lib/installs/state";
+import { mayCallPlatform } from "@/lib/installs/state";
 import { describePlatformError } from "@/lib/ui/platform-messages";
 import { CATEGORIES_SPACE } from "./space";
 
@@ -55,7 +55,7 @@ async function Categories({ params }: { params: Promise<{ storeId: string }> }) 
 
   // Categories live on the platform: a store the app no longer reaches has none to show, and nothing to try again.
   // The layout's banner carries the one Reinstall.
-  if (!isConnected(install.state)) {
+  if (!mayCallPlatform(install.state)) {
     return (
       <div className="space-y-4">
         {heading}

@@ -12,7 +12,8 @@ import { decodeOrderCursor, listOrdersPage } from "@/db/queries/order-views";
 import { getUi } from "@/i18n/server";
 import { env } from "@/lib/env";
 import { emulatorDashboardUrl } from "@/lib/ui/emulator-link";
-import { isConnected } from "@/lib/installs/state";
+import { mayCallPlatform } from "@/lib/installs/state";
+import { phoneVariants } from "@/lib/phone";
 import { ordersHref, parseOrderFilters } from "@/lib/ui/order-filters";
 
 export async function generateMetadata(): Promise<Metadata> {
@@ -39,11 +40,11 @@ async function Orders({ params, searchParams }: StorePageProps) {
   const [filters, { t, rich, format }] = await Promise.all([searchParams.then(parseOrderFilters), getUi()]);
   // A page marker this app never wrote (cut, edited, forged) answers 404 with its own page (./not-found.tsx).
   if (filters.cursor && !decodeOrderCursor(filters.cursor)) notFound();
-  const page = await listOrdersPage(await getDb(), storeId, filters);
+  const page = await listOrdersPage(await getDb(), storeId, { ...filters, phones: filters.phone ? phoneVariants(filters.phone) : null });
   const baseHref = ordersHref(storeId, {});
   const filtered = Boolean(filters.status || filters.phone);
   // A store the app no longer reaches gets no new orders: no "Updates automatically" that would never update.
-  const connected = isConnected(install.state);
+  const connected = mayCallPlatform(install.state);
 
   return (
     <div className="space-y-4">

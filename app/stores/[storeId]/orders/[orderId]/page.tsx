@@ -12,7 +12,7 @@ import { getUi } from "@/i18n/server";
 import { requireStore } from "@/lib/tenancy";
 import { orDash } from "@/lib/ui/format";
 import { telHref } from "@/lib/phone";
-import { isConnected } from "@/lib/installs/state";
+import { mayCallPlatform } from "@/lib/installs/state";
 import { deliveryLabel, paymentLabel } from "@/lib/ui/order-labels";
 
 export async function generateMetadata(): Promise<Metadata> {
@@ -80,7 +80,7 @@ async function Order({ params }: { params: Promise<{ storeId: string; orderId: s
         </div>
         <div className="flex flex-col items-end gap-1">
           <StatusBadge status={order.status} t={t} />
-          {isConnected(install.state) ? <LiveRefresh t={t} /> : null}
+          {mayCallPlatform(install.state) ? <LiveRefresh t={t} /> : null}
         </div>
       </div>
 
