@@ -137,6 +137,16 @@ describe("install states", () => {
     expect(await recordInstallState(handle.db, 999, "revoked")).toBeNull();
   });
 
+  it("recordInstallState keeps the time of an uninstall (a 403 app_uninstalled), and only of an uninstall", async () => {
+    await saveInstalledStores(handle.db, exchange({ s101: "svcpk_live_a", s102: "svcpk_live_b" }), { at: T0, ring: ringA });
+    expect(await recordInstallState(handle.db, 102, "app_suspended", T1)).toMatchObject({ uninstalledAt: null });
+    const uninstalled = await recordInstallState(handle.db, 101, "uninstalled", T1);
+    expect(uninstalled).toMatchObject({ state: "uninstalled", tokenCiphertext: null, tokenKeyId: null });
+    expect(uninstalled?.uninstalledAt?.toISOString()).toBe(T1.toISOString());
+    // Told again later: the uninstall keeps its first time.
+    expect((await recordInstallState(handle.db, 101, "uninstalled", T2))?.uninstalledAt?.toISOString()).toBe(T1.toISOString());
+  });
+
   it("recordInstallState with expectedCiphertext changes only a row that still holds that token, in another state", async () => {
     await saveInstalledStores(handle.db, exchange({ s101: "svcpk_live_old" }), { at: T0, ring: ringA });
     const old = (await findInstall(handle.db, 101))!.tokenCiphertext!;
