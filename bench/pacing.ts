@@ -7,7 +7,7 @@
 import { openDatabase } from "@/db/client";
 import { saveInstalledStores } from "@/lib/installs/tokens";
 import type { Logger } from "@/lib/log";
-import { APP_USER_AGENT, createStoreClient } from "@/lib/platform";
+import { APP_USER_AGENT, createStoreClient, installStateRecorder } from "@/lib/platform";
 import { startEmulator } from "@/emulator/src/index";
 import type { BenchResult } from "./types";
 
@@ -50,6 +50,7 @@ export async function benchPacing(): Promise<BenchResult> {
         db: database.db,
         baseUrl: emulator.url,
         userAgent: APP_USER_AGENT,
+        onInstallState: installStateRecorder(database.db),
         fetch: countingFetch,
         now: () => clock.nowMs(),
         sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms / TIME_SCALE)),

@@ -25,6 +25,7 @@ import { openDatabase, type Db } from "@/db/client";
 import { encodeOrderCursor, ordersPageQuery } from "@/db/queries/order-views";
 import { claimEvent, deleteEventsBefore } from "@/db/queries/webhook-events";
 import * as schema from "@/db/schema";
+import { phoneVariants } from "@/lib/phone";
 import { signIn } from "@/lib/session-lifecycle";
 import { SESSION_COOKIE_TTL_SECONDS } from "@/lib/session-policy";
 import { purgeUninstalledStores } from "@/lib/webhooks/retention";
@@ -287,7 +288,7 @@ async function explainHot(url: string, deepCursor: string): Promise<string[]> {
   const hot: { label: string; analyze: boolean; run: (db: Db) => Promise<unknown> }[] = [
     { label: "orders page, first page (listOrdersPage)", analyze: true, run: async (db) => ordersPageQuery(db, MEASURED, {}, 51) },
     { label: "orders page, ?status=shipped", analyze: true, run: async (db) => ordersPageQuery(db, MEASURED, { status: "shipped" }, 51) },
-    { label: "orders page, ?phone=", analyze: true, run: async (db) => ordersPageQuery(db, MEASURED, { phone: "0500000042" }, 51) },
+    { label: "orders page, ?phone=", analyze: true, run: async (db) => ordersPageQuery(db, MEASURED, { phones: phoneVariants("0500000042") }, 51) },
     { label: "orders page, cursor 50,000 deep", analyze: true, run: async (db) => ordersPageQuery(db, MEASURED, { cursor: deepCursor }, 51) },
     {
       label: "webhook: claim the event id (claimEvent)",

@@ -1,6 +1,6 @@
 import { AppLink } from "@/components/app-link";
 import { getUi } from "@/i18n/server";
-import type { LostAccess } from "@/lib/lost-access";
+import { isClosedStore, type LostAccess } from "@/lib/lost-access";
 
 /**
  * The page a browser meets on a store it can no longer open, instead of a bare 404: what happened, to which store,
@@ -11,7 +11,7 @@ export async function LostAccessPanel({ lost, returnTo }: { lost: LostAccess; re
   // First-strong isolation: an Arabic store name inside a French sentence keeps both in order.
   const name = `\u2068${lost.storeName}\u2069`;
   const when = lost.at ? `\u2068${format.dateTimeWithZone(lost.at)}\u2069` : "";
-  const closed = lost.reason === "uninstalled" || lost.reason === "revoked";
+  const closed = isClosedStore(lost.reason);
   const title =
     lost.reason === "uninstalled"
       ? t("LostAccess.uninstalledTitle", { name })

@@ -1,6 +1,6 @@
 import { AppLink } from "@/components/app-link";
 import type { Translate } from "@/i18n/translate";
-import { installStateBadge, isConnected, type InstallBadge, type InstallState } from "@/lib/installs/state";
+import { installStateBadge, mayCallPlatform, type InstallBadge, type InstallState } from "@/lib/installs/state";
 import { scopeLabel } from "@/lib/merchant-text/scope";
 import { SECTIONS, storeHref } from "@/lib/sections";
 
@@ -23,7 +23,7 @@ export type StoreCardView = { storeId: number; storeName: string; state: Install
 export function StoreCard({ install, t }: { install: StoreCardView; t: Translate }) {
   const badge = installStateBadge(install.state);
   const labelId = `store-${install.storeId}-name`;
-  const connected = isConnected(install.state);
+  const connected = mayCallPlatform(install.state);
   const name = <span className="sr-only"> {t("Stores.ofStore", { name: install.storeName })}</span>;
   return (
     <li aria-labelledby={labelId} className="rounded-lg border border-slate-200 bg-white p-5 shadow-sm" data-store-id={install.storeId}>

@@ -1,5 +1,6 @@
 import { AppLink } from "@/components/app-link";
 import { getUi } from "@/i18n/server";
+import { installStateNotice } from "@/lib/installs/state";
 import { SWITCHER_SECTION, storeHref } from "@/lib/sections";
 
 export type SwitcherStore = { storeId: number; storeName: string; state: string };
@@ -38,7 +39,7 @@ export async function StoreSwitcher({ current, stores }: { current: SwitcherStor
                 <span dir="auto" className="truncate">
                   {store.storeName}
                 </span>
-                {store.state !== "active" ? <span className="text-xs text-amber-800">{t("Shell.needsAttention")}</span> : null}
+                {installStateNotice(store.state) ? <span className="text-xs text-amber-800">{t("Shell.needsAttention")}</span> : null}
               </AppLink>
             </li>
           ))}

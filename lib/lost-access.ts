@@ -4,9 +4,10 @@ import type { DbOrTx } from "@/db/client";
 import { getDb } from "@/db/index";
 import { findEndedGrant, findEndedGrants, findSessionStoreAccess, type GrantEndReason } from "@/db/queries/sessions";
 import type { Install } from "@/db/schema";
+import { isClosed, type ClosedInstallState } from "@/lib/installs/state";
 import { currentSessionId } from "@/lib/session";
 import { sessionVerdict } from "@/lib/session-policy";
-import { isOpenInstall, parseStoreId } from "@/lib/tenancy";
+import { parseStoreId } from "@/lib/tenancy";
 
 /**
  * Why this browser can no longer open a store it held, so the page can say so instead of a bare 404. Only the
@@ -15,10 +16,11 @@ import { isOpenInstall, parseStoreId } from "@/lib/tenancy";
  */
 
 export type LostAccessReason =
-  /** The merchant uninstalled the app from the store: only installing it again helps. */
-  | "uninstalled"
-  /** The platform revoked the app's token: only installing it again helps. */
-  | "revoked"
+  /**
+   * The platform cut the app off from the store, named by the install's state: "uninstalled" (the merchant
+   * uninstalled the app) or "revoked" (the platform revoked its token). Only installing it again helps.
+   */
+  | ClosedInstallState
   /** This browser signed out. */
   | "signed_out"
   /** Someone signed out of this store on every device, from this browser or another. */
@@ -34,13 +36,14 @@ export type LostAccess = {
   at: Date | null;
 };
 
-/** What a closed install means to the merchant: uninstalled, or cut off by a revoked token. */
-function closedReason(install: Install): LostAccessReason {
-  return install.state === "revoked" ? "revoked" : "uninstalled";
+/** The store is closed for good: the fix is a new install, not signing in (lib/installs/state.ts decides which). */
+export function isClosedStore(reason: LostAccessReason): reason is ClosedInstallState {
+  return isClosed(reason);
 }
 
-function closedAt(install: Install): Date {
-  return install.uninstalledAt ?? install.stateChangedAt;
+/** A closed install's reason and time (an uninstall's time as the platform sent it), or null for an open one. */
+function closedStore(install: Install): { reason: ClosedInstallState; at: Date } | null {
+  return isClosed(install.state) ? { reason: install.state, at: install.uninstalledAt ?? install.stateChangedAt } : null;
 }
 
 /** The explanation as a plain function of what the database holds, testable with any clock. */
@@ -57,7 +60,8 @@ export async function explainLostAccess(
   if (live && install) {
     const base = { storeId, storeName: install.storeName };
     // The session still holds the store: the page is refused for the install's state or the session's age.
-    if (!isOpenInstall(install)) return { ...base, reason: closedReason(install), at: closedAt(install) };
+    const closed = closedStore(install);
+    if (closed) return { ...base, ...closed };
     if (sessionVerdict(live.session, now) !== "active") return { ...base, reason: "expired", at: null };
     return null;
   }
@@ -65,7 +69,8 @@ export async function explainLostAccess(
   if (!ended) return null;
   const base = { storeId, storeName: ended.install.storeName };
   // The store's state now wins over how the hold ended: signing in opens nothing on a store the app left.
-  if (!isOpenInstall(ended.install)) return { ...base, reason: closedReason(ended.install), at: closedAt(ended.install) };
+  const closed = closedStore(ended.install);
+  if (closed) return { ...base, ...closed };
   return { ...base, reason: endedReason(ended.reason), at: ended.endedAt };
 }
 
@@ -85,8 +90,7 @@ export async function lostStores(db: DbOrTx, sessionId: string | null, held: rea
     .filter((grant) => !held.includes(grant.install.storeId))
     .map((grant) => {
       const base = { storeId: grant.install.storeId, storeName: grant.install.storeName };
-      if (!isOpenInstall(grant.install)) return { ...base, reason: closedReason(grant.install), at: closedAt(grant.install) };
-      return { ...base, reason: endedReason(grant.reason), at: grant.endedAt };
+      return { ...base, ...(closedStore(grant.install) ?? { reason: endedReason(grant.reason), at: grant.endedAt }) };
     });
 }
 

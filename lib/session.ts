@@ -8,6 +8,7 @@ import { getDb } from "@/db/index";
 import { endSessionFor, findSessionInstalls, touchSession } from "@/db/queries/sessions";
 import type { Install } from "@/db/schema";
 import { env } from "@/lib/env";
+import { closedInstallStates } from "@/lib/installs/state";
 import { log } from "@/lib/log";
 import { sessionsEnded } from "@/lib/observability/sessions";
 import { INSTALL_ATTEMPT_TTL_SECONDS } from "@/lib/oauth/pkce";
@@ -100,7 +101,7 @@ export const currentSession = cache(async (): Promise<CurrentSession | null> => 
   if (!id) return null;
   const db = await getDb();
   const now = new Date();
-  const found = await findSessionInstalls(db, id, grantCutoff(now));
+  const found = await findSessionInstalls(db, id, { closedStates: closedInstallStates(), grantedAfter: grantCutoff(now) });
   if (!found) return null;
   if (sessionVerdict(found.session, now) !== "active") {
     // Stryker disable next-line StringLiteral: equivalent, afterSessionRead ends the session for any action but "touch"

@@ -3,8 +3,9 @@ import { notFound } from "next/navigation";
 import { cache } from "react";
 import type { DbOrTx } from "@/db/client";
 import { getDb } from "@/db/index";
-import { CLOSED_INSTALL_STATES, findSessionStoreAccess } from "@/db/queries/sessions";
+import { findSessionStoreAccess } from "@/db/queries/sessions";
 import type { Install } from "@/db/schema";
+import { isClosed } from "@/lib/installs/state";
 import { afterSessionRead, currentSessionId } from "@/lib/session";
 import { grantCutoff, sessionVerdict, shouldTouch } from "@/lib/session-policy";
 
@@ -42,11 +43,6 @@ export function parseStoreId(value: string): number | null {
   return id <= MAX_INT4 ? id : null;
 }
 
-/** Whether the platform still lets the app work on this install (suspensions can be lifted; uninstalls cannot). */
-export function isOpenInstall(install: Pick<Install, "state">): boolean {
-  return !CLOSED_INSTALL_STATES.includes(install.state);
-}
-
 /** The guard's decision, free of cookies and of Next's notFound(), so it can be tested with any clock. */
 export async function resolveStoreAccess(
   db: DbOrTx,
@@ -61,7 +57,7 @@ export async function resolveStoreAccess(
   if (!found) return { ok: false, reason: "signed_out" };
   if (sessionVerdict(found.session, now) !== "active") return { ok: false, reason: "session_expired" };
   if (!found.install) return { ok: false, reason: "not_in_session" };
-  if (!isOpenInstall(found.install)) return { ok: false, reason: "store_closed" };
+  if (isClosed(found.install.state)) return { ok: false, reason: "store_closed" };
   return { ok: true, storeId, install: found.install, touch: shouldTouch(found.session, now) };
 }
 

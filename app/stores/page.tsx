@@ -7,7 +7,7 @@ import { StoreCard } from "@/components/store-card";
 import type { Install } from "@/db/schema";
 import { getUi } from "@/i18n/server";
 import { getDb } from "@/db/index";
-import { lostStores, type LostAccess } from "@/lib/lost-access";
+import { isClosedStore, lostStores, type LostAccess } from "@/lib/lost-access";
 import { storeHref } from "@/lib/sections";
 import { currentSession, currentSessionId } from "@/lib/session";
 
@@ -115,7 +115,7 @@ async function LostStores({ lost }: { lost: LostAccess[] }) {
       </h2>
       <ul className="mt-2 divide-y divide-amber-200">
         {lost.map((store) => {
-          const closed = store.reason === "uninstalled" || store.reason === "revoked";
+          const closed = isClosedStore(store.reason);
           const returnTo = new URLSearchParams({ return_to: storeHref(store.storeId) });
           return (
             <li key={store.storeId} className="flex flex-wrap items-center justify-between gap-2 py-2" data-lost-store={store.storeId}>

@@ -1,9 +1,7 @@
 import { and, asc, eq, inArray, isNotNull, ne, sql } from "drizzle-orm";
 import type { Db, DbOrTx } from "@/db/client";
 import { installs, sessionStores, type Install } from "@/db/schema";
-import { needsReinstall, type InstallState } from "@/lib/installs/state";
-import { log } from "@/lib/log";
-import { CLOSED_INSTALL_STATES, revokeStoreFromSessions } from "./sessions";
+import type { InstallState } from "@/lib/installs/state";
 
 /** One store of a token exchange, its token already sealed by lib/installs/tokens.ts. */
 export type InstalledStoreRow = {
@@ -42,19 +40,29 @@ export async function listAllInstalls(db: DbOrTx): Promise<Install[]> {
   return db.select().from(installs).orderBy(asc(installs.storeId));
 }
 
+/** What upsertInstalledStores wrote, and the rows of other stores (`staleStoreId`) it dropped for holding an install id it wrote. */
+export type UpsertedStores = { saved: Install[]; dropped: { staleStoreId: number; storeId: number; installId: number }[] };
+
 /**
  * Records every store of one token exchange, all or none. A store seen before keeps its row: the new token
  * replaces the old one (which the platform has just revoked), scopes are replaced by the new grant, and the
  * install becomes active again whatever state it was in. `installedAt` moves to `at` so a late `app.uninstalled`
- * for the previous install cannot mark this fresh one uninstalled (see markInstallUninstalled).
+ * for the previous install cannot mark this fresh one uninstalled (see markInstallUninstalled). Grants that
+ * sessions still hold on a store whose row is in one of `closedStates` are deleted first.
  */
 export async function upsertInstalledStores(
   db: Db | DbOrTx,
-  input: { stores: readonly InstalledStoreRow[]; scopes: readonly string[]; at: Date },
-): Promise<Install[]> {
-  if (input.stores.length === 0) return [];
+  input: {
+    stores: readonly InstalledStoreRow[];
+    scopes: readonly string[];
+    at: Date;
+    closedStates: readonly InstallState[];
+  },
+): Promise<UpsertedStores> {
+  if (input.stores.length === 0) return { saved: [], dropped: [] };
   return db.transaction(async (tx) => {
     const saved: Install[] = [];
+    const dropped: UpsertedStores["dropped"] = [];
     for (const store of input.stores) {
       // Install ids are unique per app and store, so another store's row holding this id can only be a leftover of
       // platform data that was wiped (an emulator reset). It can never work again; keeping it would block this one.
@@ -62,23 +70,19 @@ export async function upsertInstalledStores(
         .delete(installs)
         .where(and(eq(installs.installId, store.installId), ne(installs.storeId, store.storeId)))
         .returning({ storeId: installs.storeId });
-      for (const row of stale) {
-        log.warn("dropped a stale install row whose install id the platform gave to another store", {
-          staleStoreId: row.storeId,
-          storeId: store.storeId,
-          installId: store.installId,
-        });
-      }
+      for (const row of stale) dropped.push({ staleStoreId: row.storeId, storeId: store.storeId, installId: store.installId });
       // A store the platform had cut off reopens only in the browser consenting now: sessions that held it before
-      // the uninstall lose it here if anything was left behind (see setInstallState).
-      await tx
-        .delete(sessionStores)
-        .where(
-          and(
-            eq(sessionStores.storeId, store.storeId),
-            sql`exists (select 1 from ${installs} where ${installs.storeId} = ${store.storeId} and ${inArray(installs.state, [...CLOSED_INSTALL_STATES])})`,
-          ),
-        );
+      // the uninstall lose it here if anything was left behind (see lib/installs/record-state.ts).
+      if (input.closedStates.length > 0) {
+        await tx
+          .delete(sessionStores)
+          .where(
+            and(
+              eq(sessionStores.storeId, store.storeId),
+              sql`exists (select 1 from ${installs} where ${installs.storeId} = ${store.storeId} and ${inArray(installs.state, [...input.closedStates])})`,
+            ),
+          );
+      }
       const values = {
         storeId: store.storeId,
         installId: store.installId,
@@ -102,8 +106,8 @@ export async function upsertInstalledStores(
             storeName: values.storeName,
             scopes: values.scopes,
             // Only a real change of state moves stateChangedAt.
-            stateChangedAt: sql`case when ${installs.state} = 'active' then ${installs.stateChangedAt} else ${asTimestamptz(input.at)} end`,
-            state: "active",
+            stateChangedAt: sql`case when ${installs.state} = ${values.state} then ${installs.stateChangedAt} else ${asTimestamptz(input.at)} end`,
+            state: values.state,
             tokenCiphertext: values.tokenCiphertext,
             tokenKeyId: values.tokenKeyId,
             installedAt: input.at,
@@ -114,13 +118,14 @@ export async function upsertInstalledStores(
         .returning();
       if (row) saved.push(row);
     }
-    return saved;
+    return { saved, dropped };
   });
 }
 
 /**
- * Records what the platform said about an install (403 app_suspended, 401 revoked...). "revoked" and
- * "uninstalled" also destroy the stored token: it will never work again. Returns the row, or null if absent.
+ * Writes an install's state (lib/installs/record-state.ts decides the rest). With `destroyToken` the stored token is
+ * cleared; with `uninstalledAt` the time of the uninstall is kept unless one is already there. Returns the row, or
+ * null if absent.
  *
  * With `expectedCiphertext` (the sealed token a platform answer was about), the row changes only if it still holds
  * that token and is in another state, in the same statement: a merchant who installs again while the old token's
@@ -130,21 +135,19 @@ export async function upsertInstalledStores(
 export async function setInstallState(
   db: DbOrTx,
   storeId: number,
-  state: InstallState,
-  at: Date = new Date(),
-  options: { expectedCiphertext?: string } = {},
+  input: { state: InstallState; at: Date; destroyToken: boolean; uninstalledAt?: Date; expectedCiphertext?: string },
 ): Promise<Install | null> {
-  // A state only a new install leaves has a dead token: keeping the ciphertext would only be a liability.
-  const destroy = needsReinstall(state);
-  const { expectedCiphertext } = options;
+  const { state, at, expectedCiphertext } = input;
   const [row] = await db
     .update(installs)
     .set({
       state,
       stateChangedAt: sql`case when ${installs.state} = ${state} then ${installs.stateChangedAt} else ${asTimestamptz(at)} end`,
       updatedAt: at,
-      ...(destroy ? { tokenCiphertext: null, tokenKeyId: null } : {}),
-      ...(state === "uninstalled" ? { uninstalledAt: sql`coalesce(${installs.uninstalledAt}, ${asTimestamptz(at)})` } : {}),
+      ...(input.destroyToken ? { tokenCiphertext: null, tokenKeyId: null } : {}),
+      ...(input.uninstalledAt
+        ? { uninstalledAt: sql`coalesce(${installs.uninstalledAt}, ${asTimestamptz(input.uninstalledAt)})` }
+        : {}),
     })
     .where(
       expectedCiphertext === undefined
@@ -152,47 +155,33 @@ export async function setInstallState(
         : and(eq(installs.storeId, storeId), eq(installs.tokenCiphertext, expectedCiphertext), ne(installs.state, state)),
     )
     .returning();
-  // A token revoked for good closes the store to every session. Not in the update's transaction on purpose: the
-  // guard refuses a closed install by its state anyway, and an install made later removes any hold left behind
-  // before it reopens the store (upsertInstalledStores), so the store opens only in the browser that consents.
-  if (row && destroy) await revokeStoreFromSessions(db, storeId);
   return row ?? null;
 }
 
 /**
- * The merchant uninstalled the app: an `app.uninstalled` event for `installId` on `storeId`, at `at` (the
- * platform's time, recorded as is). The install is found by its install id, never by comparing the platform's
- * clock with ours. A notice for an install the merchant made again is never sent (the platform drops a pending
- * notice when the store is installed again), and a redelivered one is stopped by its event id. Every session
- * loses the store in the same statement's transaction. Returns true when the row changed.
+ * The merchant uninstalled the app: writes the uninstalled state on the install `installId` of `storeId`, at `at`
+ * (the platform's time, recorded as is), and clears its token. The install is found by its install id, never by
+ * comparing the platform's clock with ours; a row already uninstalled is left alone. Ending the sessions that hold
+ * the store is lib/installs/record-state.ts's part. Returns true when the row changed.
  */
 export async function markInstallUninstalled(
   db: DbOrTx,
   input: { storeId: number; installId: number; at: Date },
 ): Promise<boolean> {
-  return db.transaction(async (tx) => {
-    const rows = await tx
-      .update(installs)
-      .set({
-        state: "uninstalled",
-        stateChangedAt: input.at,
-        uninstalledAt: input.at,
-        tokenCiphertext: null,
-        tokenKeyId: null,
-        updatedAt: new Date(),
-      })
-      .where(
-        and(
-          eq(installs.storeId, input.storeId),
-          eq(installs.installId, input.installId),
-          ne(installs.state, "uninstalled"),
-        ),
-      )
-      .returning({ storeId: installs.storeId });
-    if (rows.length === 0) return false;
-    await revokeStoreFromSessions(tx, input.storeId);
-    return true;
-  });
+  const values = {
+    state: "uninstalled",
+    stateChangedAt: input.at,
+    uninstalledAt: input.at,
+    tokenCiphertext: null,
+    tokenKeyId: null,
+    updatedAt: new Date(),
+  } satisfies Partial<typeof installs.$inferInsert>;
+  const rows = await db
+    .update(installs)
+    .set(values)
+    .where(and(eq(installs.storeId, input.storeId), eq(installs.installId, input.installId), ne(installs.state, values.state)))
+    .returning({ storeId: installs.storeId });
+  return rows.length > 0;
 }
 
 /** Rows whose token is sealed with another key than `currentKeyId` (what `npm run tokens:rotate` works on). */

@@ -1,7 +1,6 @@
 import { and, asc, eq, inArray, sql, type SQL } from "drizzle-orm";
 import type { DbOrTx } from "@/db/client";
 import { orderItems, orders, orderStatusHistory, type Order, type OrderItem, type OrderStatusChange } from "@/db/schema";
-import { phoneVariants } from "@/lib/phone";
 
 /**
  * Read queries behind the orders pages. They read only the app's own database (filled by webhooks and the sync),
@@ -58,8 +57,11 @@ export function decodeOrderCursor(value: string | null | undefined): OrderCursor
 
 export type OrderListOptions = {
   status?: string | null;
-  /** Customer phone: every spelling of the same Algerian number matches (lib/phone.ts). */
-  phone?: string | null;
+  /**
+   * Customer phone: the spellings to match, exactly. The caller spells them out (lib/phone.ts phoneVariants gives
+   * every spelling of the same Algerian number); none or an empty list means no phone filter.
+   */
+  phones?: readonly string[] | null;
   cursor?: string | null;
   limit?: number;
 };
@@ -68,7 +70,7 @@ export type OrderListOptions = {
 export function ordersPageQuery(db: DbOrTx, storeId: number, options: OrderListOptions, rows: number) {
   const conditions: SQL[] = [eq(orders.storeId, storeId)];
   if (options.status) conditions.push(eq(orders.status, options.status));
-  if (options.phone) conditions.push(inArray(orders.customerPhone, phoneVariants(options.phone)));
+  if (options.phones?.length) conditions.push(inArray(orders.customerPhone, [...options.phones]));
   const cursor = decodeOrderCursor(options.cursor);
   if (cursor) {
     // A row comparison, so PostgreSQL turns it into one index range condition.

@@ -10,9 +10,6 @@ import type { InstallState } from "@/lib/installs/state";
 
 export type SessionTimes = { createdAt: Date; lastSeenAt: Date };
 
-/** Install states in which no session may open the store: the platform has cut the app off. */
-export const CLOSED_INSTALL_STATES: readonly InstallState[] = ["uninstalled", "revoked"];
-
 /** The session a consent replaces: its stores granted after `grantedAfter` move over with their grant times. */
 export type Replacing = { id: string; grantedAfter: Date; rememberUntil: Date };
 
@@ -95,14 +92,16 @@ export async function findSessionStoreAccess(
 }
 
 /**
- * The session's times and the installs of every store it holds that the platform has not cut off (and, with
- * `grantedAfter`, that were granted after it), by name.
+ * The session's times and the installs of every store it holds whose state is not one of `closedStates` (the
+ * stores the platform cut the app off from: lib/installs/state.ts closedInstallStates) and, with `grantedAfter`,
+ * that were granted after it, by name.
  */
 export async function findSessionInstalls(
   db: DbOrTx,
   id: string,
-  grantedAfter?: Date,
+  options: { closedStates: readonly InstallState[]; grantedAfter?: Date },
 ): Promise<{ session: SessionTimes; installs: Install[] } | null> {
+  const { closedStates, grantedAfter } = options;
   const rows = await db
     .select({ createdAt: sessions.createdAt, lastSeenAt: sessions.lastSeenAt, install: installs })
     .from(sessions)
@@ -112,7 +111,10 @@ export async function findSessionInstalls(
     )
     .leftJoin(
       installs,
-      and(eq(installs.storeId, sessionStores.storeId), notInArray(installs.state, [...CLOSED_INSTALL_STATES])),
+      and(
+        eq(installs.storeId, sessionStores.storeId),
+        closedStates.length > 0 ? notInArray(installs.state, [...closedStates]) : undefined,
+      ),
     )
     .where(eq(sessions.id, id))
     .orderBy(asc(installs.storeName), asc(installs.storeId));

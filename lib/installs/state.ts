@@ -1,8 +1,10 @@
 /**
- * What each state of an install means to the app, decided here once: whether its token may be sent to the platform,
- * whether the order poller reads it, whether only a new install helps, and what the merchant reads about it. The
- * API client (lib/platform/credentials.ts), the poller (lib/sync/orders-sync.ts), the token store, the queries and
- * the pages all ask this table; none of them lists states of its own.
+ * What each state of an install means to the app, decided here once: whether its token may be sent to the platform
+ * (and so whether the poller reads the store and its pages show live data), whether the platform cut the app off
+ * for good, and what the merchant reads about it. The API client (lib/platform/credentials.ts), the poller, the
+ * token store, the guard (lib/tenancy.ts), lib/installs/record-state.ts and the pages all ask the predicates below;
+ * none of them lists or compares states of its own, and db/queries take the states they need as arguments
+ * (closedInstallStates()).
  *
  * Every text here is a message catalogue key (messages/*.json), translated where it is shown.
  *
@@ -44,7 +46,7 @@ type Meaning = {
 
 const REINSTALL = { href: "/install", label: "InstallState.reinstall" };
 
-const MEANINGS: Record<InstallState, Meaning> = {
+const MEANINGS = {
   active: {
     callsPlatform: true,
     liftedByPlatform: false,
@@ -103,7 +105,16 @@ const MEANINGS: Record<InstallState, Meaning> = {
       action: REINSTALL,
     },
   },
-};
+} as const satisfies Record<InstallState, Meaning>;
+
+/**
+ * The states in which the platform has cut the app off for good (uninstalled, or a 401 revoked the token): the
+ * token is dead and destroyed, no session opens the store, and only a new install helps. Exactly the known states
+ * that may not call.
+ */
+export type ClosedInstallState = {
+  [S in InstallState]: (typeof MEANINGS)[S]["callsPlatform"] extends false ? S : never;
+}[InstallState];
 
 /** A value from the database that no longer names a state (a row written by a newer version): treated as dead. */
 const UNKNOWN: Meaning = {
@@ -126,19 +137,30 @@ function meaningOf(state: string): Meaning {
   return isInstallState(state) ? MEANINGS[state] : UNKNOWN;
 }
 
-/** The API client sends this install's token (the other states are refused before any network call). */
+/**
+ * The app may send this install's token: the API client calls (the other states are refused before any network
+ * call), the order poller reads the store, and its pages show live data (the rest are read-only).
+ */
 export function mayCallPlatform(state: string): boolean {
   return meaningOf(state).callsPlatform;
 }
 
-/** The order poller reads this install's orders: exactly the states that may call (see `callsPlatform`). */
-export function mayPoll(state: string): boolean {
-  return meaningOf(state).callsPlatform;
+/**
+ * The platform cut the app off for good (see ClosedInstallState). A value no known state names is not closed: its
+ * pages open and say the app cannot reach the store (the UNKNOWN notice), though it may not call.
+ */
+export function isClosed(state: string): state is ClosedInstallState {
+  return isInstallState(state) && !MEANINGS[state].callsPlatform;
 }
 
-/** Only a new install helps: the token is dead, so the app destroys it and the pages link to /install. */
-export function needsReinstall(state: string): boolean {
-  return !meaningOf(state).callsPlatform;
+/** Every closed state, for queries that filter on them (db/queries take states as arguments, never decide them). */
+export function closedInstallStates(): ClosedInstallState[] {
+  return INSTALL_STATES.filter(isClosed);
+}
+
+/** The merchant uninstalled the app (the install records when: `uninstalledAt`). */
+export function isUninstalled(state: string): boolean {
+  return state === "uninstalled";
 }
 
 /** The platform lifts this state by itself; a call that succeeds records the install active again. */
@@ -162,9 +184,4 @@ export function installStateNotice(state: string): InstallNotice | null {
 /** The state's badge on /stores. */
 export function installStateBadge(state: string): InstallBadge {
   return meaningOf(state).badge;
-}
-
-/** The app still holds a working token: its pages may call the platform and show live data (the rest are read-only). */
-export function isConnected(state: string): boolean {
-  return mayCallPlatform(state);
 }

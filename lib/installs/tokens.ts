@@ -3,24 +3,35 @@ import { findInstall, upsertInstalledStores } from "@/db/queries/installs";
 import type { Install } from "@/db/schema";
 import { envKeyRing } from "@/lib/crypto/key-ring";
 import { decryptToken, encryptToken, tokenContext, type TokenKeyRing } from "@/lib/crypto/token-cipher";
-import type { TokenExchangeResult } from "@/lib/platform";
-import { mayCallPlatform } from "./state";
+import { log } from "@/lib/log";
+import { closedInstallStates, mayCallPlatform } from "./state";
 
 /**
  * The only module that turns access tokens into ciphertext and back. Everything else sees install rows, whose
  * token column is sealed, and asks here when a call really needs the token.
  */
 
+/**
+ * One token exchange: the stores the merchant installed the app on, each with its token, and the scopes granted.
+ * The platform client's TokenExchangeResult has this shape; it is spelled out here so this module does not import
+ * the client, which opens tokens through it.
+ */
+export type TokenExchange = {
+  scopes: readonly string[];
+  stores: readonly { storeId: number; storeName: string; installId: number; accessToken: string }[];
+};
+
 /** Seals every token of one exchange and stores all the stores in one transaction. */
 export async function saveInstalledStores(
   db: Db | DbOrTx,
-  exchange: TokenExchangeResult,
+  exchange: TokenExchange,
   options: { at?: Date; ring?: TokenKeyRing } = {},
 ): Promise<Install[]> {
   const ring = options.ring ?? envKeyRing();
-  return upsertInstalledStores(db, {
+  const { saved, dropped } = await upsertInstalledStores(db, {
     scopes: exchange.scopes,
     at: options.at ?? new Date(),
+    closedStates: closedInstallStates(),
     stores: exchange.stores.map((store) => {
       const sealed = encryptToken(store.accessToken, ring, tokenContext(store.storeId));
       return {
@@ -32,6 +43,8 @@ export async function saveInstalledStores(
       };
     }),
   });
+  for (const row of dropped) log.warn("dropped a stale install row whose install id the platform gave to another store", row);
+  return saved;
 }
 
 /**

@@ -2,7 +2,7 @@ import "server-only";
 import type { PgBoss } from "pg-boss";
 import type { DatabaseHandle, Db } from "@/db/client";
 import { listSyncProgress } from "@/db/queries/sync-progress";
-import { mayPoll } from "@/lib/installs/state";
+import { mayCallPlatform } from "@/lib/installs/state";
 import { queueStats } from "@/lib/jobs/stats";
 import { registerCollector, type CollectedMetric } from "./registry";
 
@@ -16,7 +16,7 @@ import { registerCollector, type CollectedMetric } from "./registry";
 
 /** Seconds since each polled store's orders were last synced (since its install when never), and the oldest. */
 export async function collectSyncLag(db: Db, now: Date): Promise<CollectedMetric[]> {
-  const polled = (await listSyncProgress(db)).filter((row) => mayPoll(row.state));
+  const polled = (await listSyncProgress(db)).filter((row) => mayCallPlatform(row.state));
   const lags = polled.map((row) => ({
     storeId: row.storeId,
     seconds: Math.max(0, (now.getTime() - (row.lastSyncedAt ?? row.installedAt).getTime()) / 1000),

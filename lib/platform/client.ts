@@ -5,7 +5,8 @@ import { getDb } from "@/db/index";
 import { env } from "@/lib/env";
 import { log as rootLog, type Logger } from "@/lib/log";
 import { tracePlatformCall } from "@/lib/observability/platform";
-import { createCredentialSource } from "./credentials";
+import { recordInstallState } from "@/lib/installs/record-state";
+import { createCredentialSource, type InstallStateRecorder } from "./credentials";
 import {
   APP_USER_AGENT,
   DEFAULT_TIMEOUT_MS,
@@ -29,6 +30,11 @@ export type StoreClientConfig = {
   baseUrl: string;
   /** APP_USER_AGENT unless a test or benchmark names itself. */
   userAgent?: string;
+  /**
+   * Records what the platform said about the install (a 401 "revoked", a 403 state, "active" again after one is
+   * lifted). The app's clients record it with lib/installs/record-state.ts (`installStateRecorder` below).
+   */
+  onInstallState: InstallStateRecorder;
   fetch?: typeof fetch;
   /** Milliseconds since the epoch; pacing windows are clock minutes of this clock. */
   now?: () => number;
@@ -80,7 +86,7 @@ export function createStoreClient(config: StoreClientConfig) {
       sleep,
       random,
       pacer: createPacer({ db, now, sleep, random }, config.pacing),
-      credentials: createCredentialSource(db, config.storeId, now),
+      credentials: createCredentialSource(db, config.storeId, now, config.onInstallState),
       retry: { ...DEFAULT_RETRY_POLICY, ...config.retry },
       timeoutMs: config.timeoutMs ?? DEFAULT_TIMEOUT_MS,
       userAgent: config.userAgent ?? APP_USER_AGENT,
@@ -116,12 +122,25 @@ export type StoreClient = ReturnType<typeof createStoreClient>;
 
 export type PlatformOptions = Partial<Omit<StoreClientConfig, "storeId">>;
 
+/**
+ * What the platform says about an install is recorded on the app's database: a 401 records "revoked", which
+ * destroys the token and ends the store's sessions (lib/installs/record-state.ts).
+ */
+export function installStateRecorder(database: Db | (() => Promise<Db>)): InstallStateRecorder {
+  return async ({ storeId, state, at, expectedCiphertext }) => {
+    const db = typeof database === "function" ? await database() : database;
+    await recordInstallState(db, storeId, state, at, { expectedCiphertext });
+  };
+}
+
 /** The client for background work (webhooks, order sync, scripts): waits out rate limits and retries patiently. */
 export function platformFor(storeId: number, options: PlatformOptions = {}): StoreClient {
+  const db = options.db ?? getDb;
   return createStoreClient({
     ...options,
     storeId,
-    db: options.db ?? getDb,
+    db,
+    onInstallState: options.onInstallState ?? installStateRecorder(db),
     baseUrl: options.baseUrl ?? env.SVC_API_URL,
   });
 }

@@ -1,6 +1,6 @@
 import "server-only";
 import type { Db } from "@/db/client";
-import { findInstall, setInstallState } from "@/db/queries/installs";
+import { findInstall } from "@/db/queries/installs";
 import type { Install } from "@/db/schema";
 import { TokenCipherError } from "@/lib/crypto/token-cipher";
 import { isLiftedByPlatform, mayCallPlatform, STATE_FOR_CODE, type InstallState } from "@/lib/installs/state";
@@ -12,7 +12,20 @@ import { PlatformError, type InstallStateCode } from "./errors";
  * lib/installs/state.ts: an install the platform suspended (or similar) keeps calling, because the platform lifts
  * those by itself; an install without a usable token (revoked, uninstalled, never installed) is refused here,
  * before any network call.
+ *
+ * What the platform says about the install is reported through `InstallStateRecorder`, a function in the client's
+ * configuration (lib/platform/presets.ts wires lib/installs/record-state.ts): the client decides nothing about
+ * tokens or sessions, and reads the install but writes nothing of it.
  */
+
+/** A state the platform reported about the install whose sealed token is `expectedCiphertext`. */
+export type InstallStateReport = { storeId: number; state: InstallState; at: Date; expectedCiphertext: string };
+
+/**
+ * Records a reported state, only while the install still holds `expectedCiphertext` (a merchant who installed again
+ * meanwhile keeps the new token). "revoked" and "uninstalled" also destroy the token and end the store's sessions.
+ */
+export type InstallStateRecorder = (report: InstallStateReport) => Promise<void>;
 
 export type Credentials = { token: string; installId: number };
 
@@ -43,7 +56,12 @@ function openSealed(install: Install): string | null {
   }
 }
 
-export function createCredentialSource(db: Db, storeId: number, now: () => number): CredentialSource {
+export function createCredentialSource(
+  db: Db,
+  storeId: number,
+  now: () => number,
+  recordState: InstallStateRecorder,
+): CredentialSource {
   let loaded: Promise<{ credentials: Credentials; install: Install }> | null = null;
   let dead: PlatformError | null = null;
 
@@ -57,14 +75,14 @@ export function createCredentialSource(db: Db, storeId: number, now: () => numbe
 
   /**
    * Records a state only if the row still holds the token this client used: when the merchant installed again
-   * meanwhile, the old token's 401 must not destroy the new one. The check is part of the write (see setInstallState):
-   * checked by a read first, a re-install landing between the two would still lose its token.
+   * meanwhile, the old token's 401 must not destroy the new one. The check is part of the recorder's write (see
+   * setInstallState): checked by a read first, a re-install landing between the two would still lose its token.
    */
   const record = async (state: InstallState) => {
     const current = loaded ? await loaded.catch(() => null) : null;
     const expectedCiphertext = current?.install.tokenCiphertext;
     if (!expectedCiphertext) return;
-    await setInstallState(db, storeId, state, new Date(now()), { expectedCiphertext });
+    await recordState({ storeId, state, at: new Date(now()), expectedCiphertext });
   };
 
   return {

@@ -7,7 +7,17 @@ import "server-only";
  * requests through `platformFetch`/`postTokenForm`. Nothing else in the app calls fetch against the platform.
  */
 
-export { createStoreClient, interactivePlatform, platformFor, type PlatformOptions, type ResourceOperations, type StoreClient, type StoreClientConfig } from "./client";
+export {
+  createStoreClient,
+  installStateRecorder,
+  interactivePlatform,
+  platformFor,
+  type PlatformOptions,
+  type ResourceOperations,
+  type StoreClient,
+  type StoreClientConfig,
+} from "./client";
+export type { InstallStateRecorder, InstallStateReport } from "./credentials";
 export { INSTALL_STATE_CODES, PlatformError, isPlatformError, type InstallStateCode, type PlatformErrorInit, type PlatformErrorKind } from "./errors";
 export { APP_USER_AGENT, DEFAULT_TIMEOUT_MS, INTERACTIVE_TIMEOUT_MS, platformFetch, type HttpMethod, type PlatformResponse, type RequestOptions, type Wire } from "./http";
 export { newIdempotencyKey, deriveIdempotencyKey, isValidIdempotencyKey } from "./idempotency";

@@ -4,7 +4,7 @@ import { findInstall, listAllInstalls } from "@/db/queries/installs";
 import { upsertOrder } from "@/db/queries/orders";
 import { findSyncState, recordPoll } from "@/db/queries/sync-state";
 import type { Install } from "@/db/schema";
-import { mayPoll } from "@/lib/installs/state";
+import { mayCallPlatform } from "@/lib/installs/state";
 import { log as rootLogger, type Logger } from "@/lib/log";
 import { isPlatformError, platformFor, type PlatformOptions, type PlatformOrder } from "@/lib/platform";
 
@@ -69,7 +69,7 @@ export function describeFailure(error: unknown): string {
  * records the install active again and catches up on the orders missed.
  */
 export function canPoll(install: Install): string | null {
-  if (!mayPoll(install.state) || !install.tokenCiphertext) return `install ${install.state}`;
+  if (!mayCallPlatform(install.state) || !install.tokenCiphertext) return `install ${install.state}`;
   // Without orders:read the list answers 403; asking would only spend the store's budget.
   if (!install.scopes.includes("orders:read")) return "orders:read not granted";
   return null;

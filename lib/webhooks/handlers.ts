@@ -1,6 +1,7 @@
 import { rawQuery, type Db, type DbOrTx, type RawQuery } from "@/db/client";
-import { findInstall, markInstallUninstalled } from "@/db/queries/installs";
+import { findInstall } from "@/db/queries/installs";
 import { applyOrderEvent, type OrderEventInput } from "@/db/queries/order-events";
+import { recordUninstall } from "@/lib/installs/record-state";
 import { timeStatement } from "@/lib/observability/database";
 import { inTransaction } from "@/lib/jobs/boss";
 import type { Logger } from "@/lib/log";
@@ -104,7 +105,7 @@ export async function applyEvent(
   switch (event.kind) {
     case "app.uninstalled": {
       if (!(await hasInstall())) return "no_install";
-      const changed = await markInstallUninstalled(tx, { storeId: event.storeId, installId: event.installId, at: event.uninstalledAt });
+      const changed = await recordUninstall(tx, { storeId: event.storeId, installId: event.installId, at: event.uninstalledAt });
       return changed ? "install_uninstalled" : "uninstall_ignored";
     }
     case "webhook.verify":

@@ -1,10 +1,11 @@
-import { and, asc, eq, lt, or, type SQL } from "drizzle-orm";
+import { and, asc, eq, inArray, lt, sql, type SQL } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { deleteOrdersOfStores } from "@/db/queries/orders";
 import { deleteEndedGrantsBefore, deleteExpiredSessions } from "@/db/queries/sessions";
 import { deleteSyncStateOfStores } from "@/db/queries/sync-state";
 import { deleteEventsBefore, deleteEventsOfStores } from "@/db/queries/webhook-events";
 import { installs } from "@/db/schema";
+import { closedInstallStates } from "@/lib/installs/state";
 import { ABSOLUTE_LIFETIME_MS, IDLE_TIMEOUT_MS } from "@/lib/session-policy";
 
 /**
@@ -30,11 +31,14 @@ export type PurgeResult = {
   sessions: number;
 };
 
-/** Installs the platform cut off before `cutoff`: uninstalled (by the platform's time) or revoked (by ours). */
+/**
+ * Installs the platform cut off (lib/installs/state.ts closedInstallStates) before `cutoff`: since their uninstall
+ * when there was one (by the platform's time), else since their state was recorded (a revoked token, by ours).
+ */
 function closedBefore(cutoff: Date): SQL {
-  return or(
-    and(eq(installs.state, "uninstalled"), lt(installs.uninstalledAt, cutoff)),
-    and(eq(installs.state, "revoked"), lt(installs.stateChangedAt, cutoff)),
+  return and(
+    inArray(installs.state, closedInstallStates()),
+    lt(sql`coalesce(${installs.uninstalledAt}, ${installs.stateChangedAt})`, cutoff),
   ) as SQL;
 }
 

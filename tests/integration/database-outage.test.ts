@@ -14,6 +14,7 @@ import { listOrdersPage } from "@/db/queries/order-views";
 import { findSessionInstalls, openSession } from "@/db/queries/sessions";
 import { installs } from "@/db/schema";
 import { isDatabaseUnavailable } from "@/lib/database-unavailable";
+import { closedInstallStates } from "@/lib/installs/state";
 import { setLogSink } from "@/lib/log";
 import { resolveStoreAccess } from "@/lib/tenancy";
 import { startWebhookServer, type WebhookServer } from "@/lib/webhooks/node-server";
@@ -231,14 +232,14 @@ describe.skipIf(unavailable !== null)("database outage (a PostgreSQL server of t
     // The queries of a store page: the layout's guard and session, the page's own list.
     const pageQueries = () => [
       resolveStoreAccess(pageDb, sessionId, String(STORE), new Date()),
-      findSessionInstalls(pageDb, sessionId),
+      findSessionInstalls(pageDb, sessionId, { closedStates: closedInstallStates() }),
       listOrdersPage(pageDb, STORE, { limit: 5 }),
     ];
     try {
       // Same answers as the plain handle while the server is up.
       const expected = await Promise.all([
         resolveStoreAccess(handle.db, sessionId, String(STORE), new Date()),
-        findSessionInstalls(handle.db, sessionId),
+        findSessionInstalls(handle.db, sessionId, { closedStates: closedInstallStates() }),
         listOrdersPage(handle.db, STORE, { limit: 5 }),
       ]);
       expect(await Promise.all(pageQueries())).toEqual(expected);
@@ -301,7 +302,7 @@ describe.skipIf(unavailable !== null)("database outage (a PostgreSQL server of t
     const slow = await openDatabase({ url: `postgres://postgres@127.0.0.1:${port}/postgres`, maxConnections: 1 });
     try {
       const pageDb = withStatementDeadline(slow.db, 200);
-      expect(await findSessionInstalls(pageDb, "no-such-session")).toBeNull();
+      expect(await findSessionInstalls(pageDb, "no-such-session", { closedStates: closedInstallStates() })).toBeNull();
       expect(await listOrdersPage(pageDb, STORE, { limit: 1 })).toEqual(await listOrdersPage(handle.db, STORE, { limit: 1 }));
     } finally {
       await slow.close();

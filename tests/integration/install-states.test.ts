@@ -3,7 +3,8 @@ import { renderToStaticMarkup } from "react-dom/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { InstallBanner } from "@/components/install-banner";
 import { StoreCard } from "@/components/store-card";
-import { findInstall, setInstallState } from "@/db/queries/installs";
+import { findInstall } from "@/db/queries/installs";
+import { recordInstallState } from "@/lib/installs/record-state";
 import { INSTALL_STATES, mayCallPlatform, type InstallState } from "@/lib/installs/state";
 import { isPlatformError } from "@/lib/platform";
 import { syncStoreOrders } from "@/lib/sync/orders-sync";
@@ -33,7 +34,7 @@ describe(`install states: the client, the poller and the pages agree (${database
   /** A fresh install holding a working token, then moved to `state` the way the app records it. */
   async function installIn(state: InstallState) {
     await h.install(STORE, ["orders:read", "products:read"]);
-    if (state !== "active") await setInstallState(h.db, STORE, state);
+    if (state !== "active") await recordInstallState(h.db, STORE, state);
     const install = await findInstall(h.db, STORE);
     expect(install?.state).toBe(state);
     return install!;

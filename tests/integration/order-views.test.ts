@@ -32,7 +32,7 @@ function order(storeId: number, id: number, createdAt: Date, overrides: Partial<
   };
 }
 
-async function allPages(db: DatabaseHandle["db"], storeId: number, options: { status?: string; phone?: string; limit: number }) {
+async function allPages(db: DatabaseHandle["db"], storeId: number, options: { status?: string; phones?: string[]; limit: number }) {
   const seen: OrderListRow[] = [];
   let cursor: string | null = null;
   let pages = 0;
@@ -112,17 +112,17 @@ describe("order views", () => {
     expect(shipped.seen.every((row) => row.status === "shipped")).toBe(true);
 
     const phone = "0555000003";
-    const byPhone = await allPages(handle.db, STORE, { phone, limit: 5 });
+    const byPhone = await allPages(handle.db, STORE, { phones: [phone], limit: 5 });
     expect(byPhone.seen.length).toBe(17);
     expect(byPhone.seen.every((row) => row.customerPhone === phone)).toBe(true);
 
-    const both = await allPages(handle.db, STORE, { phone, status: "shipped", limit: 50 });
+    const both = await allPages(handle.db, STORE, { phones: [phone], status: "shipped", limit: 50 });
     expect(both.seen.map((row) => row.id).sort((a, b) => a - b)).toEqual(
       byPhone.seen.filter((row) => row.status === "shipped").map((row) => row.id).sort((a, b) => a - b),
     );
     expect(both.seen.length).toBeGreaterThan(0);
 
-    const partialPhone = await listOrdersPage(handle.db, STORE, { phone: "0555" });
+    const partialPhone = await listOrdersPage(handle.db, STORE, { phones: ["0555"] });
     expect(partialPhone.rows).toHaveLength(0);
   });
 

@@ -1,6 +1,8 @@
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { sql } from "drizzle-orm";
+import { findInstall } from "@/db/queries/installs";
+import { findSessionStoreAccess, openSession } from "@/db/queries/sessions";
 import { keyRing } from "@/lib/crypto/token-cipher";
 import { saveInstalledStores } from "@/lib/installs/tokens";
 import { PlatformError, platformFor } from "@/lib/platform";
@@ -48,6 +50,18 @@ describe(`platform client against the emulator (${databaseKind()})`, () => {
     }
     expect(count).toBe(h.emulator.ctx.state.categories.filter((category) => category.storeId === STORE).length);
     expect((await platform.request("GET", "/v1/whoami")).status).toBe(200);
+  });
+
+  it("platformFor records what the platform says on its database: a 401 revokes the install, destroys the token, ends its sessions", async () => {
+    const other = 102;
+    await h.install(other);
+    await openSession(h.db, { id: "held-by-a-browser", now: new Date(), storeIds: [other] });
+    const platform = platformFor(other, { db: h.db, baseUrl: h.emulator.url });
+    await platform.whoami();
+    h.emulator.control.uninstall(other);
+    await expect(platform.whoami()).rejects.toMatchObject({ status: 401 });
+    expect(await findInstall(h.db, other)).toMatchObject({ state: "revoked", tokenCiphertext: null, tokenKeyId: null });
+    expect((await findSessionStoreAccess(h.db, "held-by-a-browser", other))?.install).toBeNull();
   });
 
   it("logs one line per call with request id, install, method, path, status, attempts and duration, never the token", async () => {

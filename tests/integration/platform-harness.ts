@@ -2,7 +2,7 @@ import type { DatabaseHandle } from "@/db/client";
 import { startEmulator, type RunningEmulator } from "@/emulator/src/index";
 import { saveInstalledStores } from "@/lib/installs/tokens";
 import { configureLog, setLogSink } from "@/lib/log";
-import { APP_USER_AGENT, createStoreClient, type StoreClientConfig } from "@/lib/platform";
+import { APP_USER_AGENT, createStoreClient, installStateRecorder, type StoreClientConfig } from "@/lib/platform";
 import { createTestDatabase } from "../helpers/database";
 
 /**
@@ -79,11 +79,14 @@ export async function startHarness(options: { timeScale?: number } = {}): Promis
       return minted;
     },
     client(storeId, overrides = {}) {
+      const db = overrides.db ?? database.db;
       return createStoreClient({
         storeId,
-        db: database.db,
+        db,
         baseUrl: emulator.url,
         userAgent: APP_USER_AGENT,
+        // As the app's clients do (platformFor): recorded on the database the client reads.
+        onInstallState: installStateRecorder(db),
         fetch: recordingFetch,
         sleep: async (ms) => {
           slept.push(ms);

@@ -1,7 +1,7 @@
 import { count, eq } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { DatabaseHandle } from "@/db/client";
-import { findInstall, setInstallState } from "@/db/queries/installs";
+import { findInstall } from "@/db/queries/installs";
 import {
   deleteExpiredSessions,
   findSession,
@@ -9,6 +9,8 @@ import {
   touchSession,
 } from "@/db/queries/sessions";
 import { installs, sessionReplacements, sessions, sessionStores } from "@/db/schema";
+import { recordInstallState } from "@/lib/installs/record-state";
+import { closedInstallStates } from "@/lib/installs/state";
 import { saveInstalledStores } from "@/lib/installs/tokens";
 import { setLogSink } from "@/lib/log";
 import { signIn, signOut, signOutEverywhere } from "@/lib/session-lifecycle";
@@ -94,7 +96,7 @@ describe(`server-side sessions (${databaseKind()})`, () => {
     expect(await opens(phone, 101)).toBe(false);
     expect(await opens(laptop, 102)).toBe(true);
     expect(await opens(phone, 103)).toBe(true);
-    expect((await findSessionInstalls(handle.db, laptop))?.installs.map((row) => row.storeId)).toEqual([102]);
+    expect((await findSessionInstalls(handle.db, laptop, { closedStates: closedInstallStates() }))?.installs.map((row) => row.storeId)).toEqual([102]);
   });
 
   it("an uninstall for another install id changes nothing", async () => {
@@ -130,7 +132,7 @@ describe(`server-side sessions (${databaseKind()})`, () => {
   it("a 401 recorded as revoked ends every session's access to that store only", async () => {
     const laptop = await device([101, 102]);
     const sealed = (await findInstall(handle.db, 101))?.tokenCiphertext ?? "";
-    expect(await setInstallState(handle.db, 101, "revoked", T0, { expectedCiphertext: sealed })).not.toBeNull();
+    expect(await recordInstallState(handle.db, 101, "revoked", T0, { expectedCiphertext: sealed })).not.toBeNull();
     expect(await opens(laptop, 101)).toBe(false);
     expect(await opens(laptop, 102)).toBe(true);
     const [grants] = await handle.db.select({ n: count() }).from(sessionStores).where(eq(sessionStores.storeId, 101));
@@ -139,7 +141,7 @@ describe(`server-side sessions (${databaseKind()})`, () => {
 
   it("a suspension does not end access (the platform can lift it)", async () => {
     const laptop = await device([101]);
-    await setInstallState(handle.db, 101, "app_suspended", T0);
+    await recordInstallState(handle.db, 101, "app_suspended", T0);
     expect(await opens(laptop, 101)).toBe(true);
   });
 
@@ -197,8 +199,8 @@ describe(`server-side sessions (${databaseKind()})`, () => {
     expect(await resolveStoreAccess(handle.db, third, "101", at(ABSOLUTE_LIFETIME_MS))).toEqual({ ok: false, reason: "not_in_session" });
     expect(await opens(third, 102, at(ABSOLUTE_LIFETIME_MS))).toBe(true);
     expect(await opens(third, 103, at(ABSOLUTE_LIFETIME_MS))).toBe(true);
-    expect((await findSessionInstalls(handle.db, third, at(-1)))?.installs.map((row) => row.storeId)).toEqual([101, 102, 103]);
-    expect((await findSessionInstalls(handle.db, third, at(6 * HOUR - 1)))?.installs.map((row) => row.storeId)).toEqual([102, 103]);
+    expect((await findSessionInstalls(handle.db, third, { closedStates: closedInstallStates(), grantedAfter: at(-1) }))?.installs.map((row) => row.storeId)).toEqual([101, 102, 103]);
+    expect((await findSessionInstalls(handle.db, third, { closedStates: closedInstallStates(), grantedAfter: at(6 * HOUR - 1) }))?.installs.map((row) => row.storeId)).toEqual([102, 103]);
     // Ticked again on the consent screen, a store is granted again: its clock restarts from that consent.
     await touchSession(handle.db, third, at(12 * HOUR - MINUTE));
     const fourth = await device([101], at(12 * HOUR - MINUTE), third);
@@ -322,7 +324,7 @@ describe(`server-side sessions (${databaseKind()})`, () => {
   it("a purged store's install row takes the sessions' hold on it along", async () => {
     const laptop = await device([101, 102]);
     await handle.db.delete(installs).where(eq(installs.storeId, 101));
-    expect((await findSessionInstalls(handle.db, laptop))?.installs.map((row) => row.storeId)).toEqual([102]);
+    expect((await findSessionInstalls(handle.db, laptop, { closedStates: closedInstallStates() }))?.installs.map((row) => row.storeId)).toEqual([102]);
     const [grants] = await handle.db.select({ n: count() }).from(sessionStores).where(eq(sessionStores.storeId, 101));
     expect(grants?.n).toBe(0);
   });

@@ -6,12 +6,11 @@ import {
   findInstallByInstallId,
   listAllInstalls,
   listInstallsByStoreIds,
-  markInstallUninstalled,
-  setInstallState,
 } from "@/db/queries/installs";
 import { installs } from "@/db/schema";
 import { rotateTokenKeys } from "@/lib/crypto/rotate-tokens";
 import { keyRing, TokenCipherError, tokenKeyFromBase64 } from "@/lib/crypto/token-cipher";
+import { recordInstallState, recordUninstall } from "@/lib/installs/record-state";
 import { loadAccessToken, openInstallToken, saveInstalledStores } from "@/lib/installs/tokens";
 import { createTestDatabase } from "@/tests/helpers/database";
 
@@ -69,7 +68,7 @@ describe("saveInstalledStores", () => {
 
   it("reactivates an uninstalled store", async () => {
     await saveInstalledStores(handle.db, exchange({ s101: "svcpk_live_one" }), { at: T0, ring: ringA });
-    expect(await markInstallUninstalled(handle.db, { storeId: 101, installId: 11, at: T1 })).toBe(true);
+    expect(await recordUninstall(handle.db, { storeId: 101, installId: 11, at: T1 })).toBe(true);
     expect(await loadAccessToken(handle.db, 101, ringA)).toBeNull();
     await saveInstalledStores(handle.db, exchange({ s101: "svcpk_live_two" }), { at: T2, ring: ringA });
     const row = await findInstall(handle.db, 101);
@@ -106,56 +105,66 @@ describe("saveInstalledStores", () => {
 });
 
 describe("install states", () => {
-  it("markInstallUninstalled matches the install by its install id, whatever the clocks say", async () => {
+  it("recordUninstall matches the install by its install id, whatever the clocks say", async () => {
     // Installed at T1 by our clock; the platform's uninstalled_at (T0) is earlier: a skewed clock must not matter.
     await saveInstalledStores(handle.db, exchange({ s101: "svcpk_live_fresh" }), { at: T1, ring: ringA });
-    expect(await markInstallUninstalled(handle.db, { storeId: 101, installId: 99, at: T0 })).toBe(false);
-    expect(await markInstallUninstalled(handle.db, { storeId: 102, installId: 11, at: T0 })).toBe(false);
+    expect(await recordUninstall(handle.db, { storeId: 101, installId: 99, at: T0 })).toBe(false);
+    expect(await recordUninstall(handle.db, { storeId: 102, installId: 11, at: T0 })).toBe(false);
     expect((await loadAccessToken(handle.db, 101, ringA))?.token).toBe("svcpk_live_fresh");
-    expect(await markInstallUninstalled(handle.db, { storeId: 101, installId: 11, at: T0 })).toBe(true);
+    expect(await recordUninstall(handle.db, { storeId: 101, installId: 11, at: T0 })).toBe(true);
     const row = await findInstall(handle.db, 101);
     expect(row).toMatchObject({ state: "uninstalled", tokenCiphertext: null, tokenKeyId: null });
     expect(row?.uninstalledAt?.toISOString()).toBe(T0.toISOString());
     expect(row?.stateChangedAt.toISOString()).toBe(T0.toISOString());
     // A second notice changes nothing.
-    expect(await markInstallUninstalled(handle.db, { storeId: 101, installId: 11, at: T2 })).toBe(false);
+    expect(await recordUninstall(handle.db, { storeId: 101, installId: 11, at: T2 })).toBe(false);
     expect((await findInstall(handle.db, 101))?.uninstalledAt?.toISOString()).toBe(T0.toISOString());
   });
 
-  it("setInstallState destroys the token only for revoked and uninstalled", async () => {
+  it("recordInstallState destroys the token only for revoked and uninstalled", async () => {
     await saveInstalledStores(handle.db, exchange({ s101: "svcpk_live_a", s102: "svcpk_live_b" }), { at: T0, ring: ringA });
-    await setInstallState(handle.db, 101, "app_suspended", T1);
+    await recordInstallState(handle.db, 101, "app_suspended", T1);
     // A suspension is the platform's to lift: the token is kept, and still handed out like the API client uses it.
     expect((await loadAccessToken(handle.db, 101, ringA))?.token).toBe("svcpk_live_a");
     expect((await findInstall(handle.db, 101))?.tokenCiphertext).not.toBeNull();
     // Lifted suspension: the same token works again.
-    await setInstallState(handle.db, 101, "active", T2);
+    await recordInstallState(handle.db, 101, "active", T2);
     expect((await loadAccessToken(handle.db, 101, ringA))?.token).toBe("svcpk_live_a");
 
-    const revoked = await setInstallState(handle.db, 102, "revoked", T1);
+    const revoked = await recordInstallState(handle.db, 102, "revoked", T1);
     expect(revoked).toMatchObject({ state: "revoked", tokenCiphertext: null, tokenKeyId: null });
     expect(revoked?.stateChangedAt.toISOString()).toBe(T1.toISOString());
-    expect(await setInstallState(handle.db, 999, "revoked")).toBeNull();
+    expect(await recordInstallState(handle.db, 999, "revoked")).toBeNull();
   });
 
-  it("setInstallState with expectedCiphertext changes only a row that still holds that token, in another state", async () => {
+  it("recordInstallState keeps the time of an uninstall (a 403 app_uninstalled), and only of an uninstall", async () => {
+    await saveInstalledStores(handle.db, exchange({ s101: "svcpk_live_a", s102: "svcpk_live_b" }), { at: T0, ring: ringA });
+    expect(await recordInstallState(handle.db, 102, "app_suspended", T1)).toMatchObject({ uninstalledAt: null });
+    const uninstalled = await recordInstallState(handle.db, 101, "uninstalled", T1);
+    expect(uninstalled).toMatchObject({ state: "uninstalled", tokenCiphertext: null, tokenKeyId: null });
+    expect(uninstalled?.uninstalledAt?.toISOString()).toBe(T1.toISOString());
+    // Told again later: the uninstall keeps its first time.
+    expect((await recordInstallState(handle.db, 101, "uninstalled", T2))?.uninstalledAt?.toISOString()).toBe(T1.toISOString());
+  });
+
+  it("recordInstallState with expectedCiphertext changes only a row that still holds that token, in another state", async () => {
     await saveInstalledStores(handle.db, exchange({ s101: "svcpk_live_old" }), { at: T0, ring: ringA });
     const old = (await findInstall(handle.db, 101))!.tokenCiphertext!;
-    const suspended = await setInstallState(handle.db, 101, "app_suspended", T1, { expectedCiphertext: old });
+    const suspended = await recordInstallState(handle.db, 101, "app_suspended", T1, { expectedCiphertext: old });
     expect(suspended).toMatchObject({ state: "app_suspended", tokenCiphertext: old });
     // Already in that state: nothing to write, and the state keeps the moment it began.
-    expect(await setInstallState(handle.db, 101, "app_suspended", T2, { expectedCiphertext: old })).toBeNull();
+    expect(await recordInstallState(handle.db, 101, "app_suspended", T2, { expectedCiphertext: old })).toBeNull();
     expect((await findInstall(handle.db, 101))?.stateChangedAt.toISOString()).toBe(T1.toISOString());
 
     await saveInstalledStores(handle.db, exchange({ s101: "svcpk_live_new" }), { at: T2, ring: ringA });
-    expect(await setInstallState(handle.db, 101, "revoked", T2, { expectedCiphertext: old })).toBeNull();
+    expect(await recordInstallState(handle.db, 101, "revoked", T2, { expectedCiphertext: old })).toBeNull();
     expect(await findInstall(handle.db, 101)).toMatchObject({ state: "active" });
     expect((await loadAccessToken(handle.db, 101, ringA))?.token).toBe("svcpk_live_new");
 
     const current = (await findInstall(handle.db, 101))!.tokenCiphertext!;
-    const revoked = await setInstallState(handle.db, 101, "revoked", T2, { expectedCiphertext: current });
+    const revoked = await recordInstallState(handle.db, 101, "revoked", T2, { expectedCiphertext: current });
     expect(revoked).toMatchObject({ state: "revoked", tokenCiphertext: null, tokenKeyId: null });
-    expect(await setInstallState(handle.db, 999, "revoked", T2, { expectedCiphertext: current })).toBeNull();
+    expect(await recordInstallState(handle.db, 999, "revoked", T2, { expectedCiphertext: current })).toBeNull();
   });
 
   it("lists and finds installs by store ids and install id", async () => {
@@ -178,9 +187,9 @@ describe("loadAccessToken", () => {
 
   it("openInstallToken opens a suspended install's token, and nothing once it is destroyed", async () => {
     await saveInstalledStores(handle.db, exchange({ s101: "svcpk_live_kept" }), { at: T0, ring: ringA });
-    const suspended = await setInstallState(handle.db, 101, "app_plan_required", T1);
+    const suspended = await recordInstallState(handle.db, 101, "app_plan_required", T1);
     expect(openInstallToken(suspended!, ringA)).toBe("svcpk_live_kept");
-    const revoked = await setInstallState(handle.db, 101, "revoked", T2);
+    const revoked = await recordInstallState(handle.db, 101, "revoked", T2);
     expect(openInstallToken(revoked!, ringA)).toBeNull();
   });
 
@@ -213,7 +222,7 @@ describe("rotateTokenKeys", () => {
 
   it("leaves uninstalled rows (no token) alone", async () => {
     await saveInstalledStores(handle.db, exchange({ s101: "svcpk_live_a" }), { at: T0, ring: ringA });
-    await markInstallUninstalled(handle.db, { storeId: 101, installId: 11, at: T1 });
+    await recordUninstall(handle.db, { storeId: 101, installId: 11, at: T1 });
     expect(await rotateTokenKeys(handle.db, keyRing(keyB, [keyA]))).toEqual({ rotated: [], skipped: [], failed: [] });
   });
 });

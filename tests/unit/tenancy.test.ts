@@ -1,11 +1,11 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { DatabaseHandle } from "@/db/client";
-import { setInstallState } from "@/db/queries/installs";
 import { installs, sessions } from "@/db/schema";
+import { recordInstallState } from "@/lib/installs/record-state";
 import { signIn } from "@/lib/session-lifecycle";
 import { ABSOLUTE_LIFETIME_MS, IDLE_TIMEOUT_MS } from "@/lib/session-policy";
-import { isOpenInstall, parseStoreId, resolveStoreAccess } from "@/lib/tenancy";
+import { parseStoreId, resolveStoreAccess } from "@/lib/tenancy";
 import { createTestDatabase } from "@/tests/helpers/database";
 import { saveFixtureStores } from "@/tests/helpers/fixture-stores";
 
@@ -70,16 +70,16 @@ describe("resolveStoreAccess", () => {
   it("refuses a store the platform cut off while the session still held it", async () => {
     const id = await session([101, 301]);
     // A suspension can be lifted: the store stays open (its pages explain the state).
-    await setInstallState(handle.db, 301, "app_suspended", T0);
+    await recordInstallState(handle.db, 301, "app_suspended", T0);
     expect(await resolveStoreAccess(handle.db, id, "301", T0)).toMatchObject({ ok: true, storeId: 301 });
-    await setInstallState(handle.db, 301, "revoked", T0);
+    await recordInstallState(handle.db, 301, "revoked", T0);
     expect(await resolveStoreAccess(handle.db, id, "301", T0)).toEqual({ ok: false, reason: "not_in_session" });
     expect((await resolveStoreAccess(handle.db, id, "101", T0)).ok).toBe(true);
   });
 
   it("refuses a held store whose install is closed even if its grant were left behind", async () => {
     const id = await session([102]);
-    // Written around setInstallState on purpose: the guard itself must not rely on the grant being deleted.
+    // Written around recordInstallState on purpose: the guard itself must not rely on the grant being deleted.
     await handle.db.update(installs).set({ state: "uninstalled" }).where(eq(installs.storeId, 102));
     expect(await resolveStoreAccess(handle.db, id, "102", T0)).toEqual({ ok: false, reason: "store_closed" });
     await handle.db.update(installs).set({ state: "active" }).where(eq(installs.storeId, 102));
@@ -92,16 +92,6 @@ describe("resolveStoreAccess", () => {
       expect(await resolveStoreAccess(handle.db, id, bad, T0)).toEqual({ ok: false, reason: "bad_store_id" });
     }
     expect(await resolveStoreAccess(handle.db, null, "x", T0)).toEqual({ ok: false, reason: "bad_store_id" });
-  });
-});
-
-describe("isOpenInstall", () => {
-  it("closes uninstalled and revoked installs only", () => {
-    expect(isOpenInstall({ state: "uninstalled" })).toBe(false);
-    expect(isOpenInstall({ state: "revoked" })).toBe(false);
-    for (const state of ["active", "app_suspended", "app_not_approved", "app_plan_required"] as const) {
-      expect(isOpenInstall({ state })).toBe(true);
-    }
   });
 });
 

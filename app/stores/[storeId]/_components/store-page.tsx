@@ -4,12 +4,12 @@ import type { ReactNode } from "react";
 import { orDatabaseUnavailable } from "@/components/database-unavailable";
 import { ErrorPanel } from "@/components/error-panel";
 import { getUi, type Ui } from "@/i18n/server";
-import { isConnected } from "@/lib/installs/state";
+import { mayCallPlatform } from "@/lib/installs/state";
 import { log } from "@/lib/log";
 import { isPlatformError } from "@/lib/platform";
 import { sectionOf, storeHref, type SectionSlug } from "@/lib/sections";
 import { requireStore, type StoreAccess } from "@/lib/tenancy";
-import { describePlatformError } from "@/lib/ui/platform-messages";
+import { describePlatformError } from "@/lib/merchant-text/platform-error";
 
 /**
  * The frame every store page shares, so a page holds only what is its own: the "database unavailable" answer with
@@ -114,7 +114,7 @@ export function storePage<Extra extends Record<string, string> = Record<never, s
       const [access, ui, searchParams] = await Promise.all([requireStore(params.storeId), getUi(), props.searchParams]);
       const { t } = ui;
       const heading = <StoreHeading title={t(sectionOf(slug).title)} of={t(options.headingOf ?? "Shell.of")} storeName={access.install.storeName} />;
-      if (options.readOnly && !isConnected(access.install.state)) {
+      if (options.readOnly && !mayCallPlatform(access.install.state)) {
         return (
           <div className="space-y-4">
             {heading}

@@ -5,7 +5,7 @@ import { getTranslations } from "next-intl/server";
 import { z } from "zod";
 import { type ActionState, formValues, validatedAction } from "@/lib/actions/validated-action";
 import { log } from "@/lib/log";
-import { lostAccess } from "@/lib/lost-access";
+import { isClosedStore, lostAccess } from "@/lib/lost-access";
 import { type CategoryPatch, interactivePlatform, isPlatformError, newIdempotencyKey } from "@/lib/platform";
 import { storeHref } from "@/lib/sections";
 import { requireStore } from "@/lib/tenancy";
@@ -57,7 +57,7 @@ async function writeToPlatform(
   const lost = await lostAccess(storeIdParam);
   if (lost) {
     const t = (await getTranslations()) as Translate;
-    const closed = lost.reason === "uninstalled" || lost.reason === "revoked";
+    const closed = isClosedStore(lost.reason);
     return {
       ok: false,
       message: closed

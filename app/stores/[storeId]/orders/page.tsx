@@ -8,7 +8,8 @@ import { getDb } from "@/db/index";
 import { decodeOrderCursor, listOrdersPage } from "@/db/queries/order-views";
 import { env } from "@/lib/env";
 import { emulatorDashboardUrl } from "./emulator-link";
-import { isConnected } from "@/lib/installs/state";
+import { mayCallPlatform } from "@/lib/installs/state";
+import { phoneVariants } from "@/lib/phone";
 import { ordersHref, parseOrderFilters } from "@/lib/orders/filters";
 import { sectionMetadata, storePage } from "../_components/store-page";
 
@@ -28,11 +29,11 @@ export default storePage("orders", async ({ storeId, install, searchParams, ui: 
   const filters = parseOrderFilters(searchParams);
   // A page marker this app never wrote (cut, edited, forged) answers 404 with its own page (./not-found.tsx).
   if (filters.cursor && !decodeOrderCursor(filters.cursor)) notFound();
-  const page = await listOrdersPage(await getDb(), storeId, filters);
+  const page = await listOrdersPage(await getDb(), storeId, { ...filters, phones: filters.phone ? phoneVariants(filters.phone) : null });
   const baseHref = ordersHref(storeId, {});
   const filtered = Boolean(filters.status || filters.phone);
   // A store the app no longer reaches gets no new orders: no "Updates automatically" that would never update.
-  const connected = isConnected(install.state);
+  const connected = mayCallPlatform(install.state);
 
   return (
     <div className="space-y-4">

@@ -3,7 +3,7 @@ import { FieldError } from "@/components/forms/field-error";
 import { fieldProps, typed } from "@/components/forms/field-props";
 import { useT } from "@/components/i18n/client-messages";
 import type { ActionState } from "@/lib/actions/validated-action";
-import { CATEGORY_NAME_MAX_LENGTH } from "@/app/stores/[storeId]/categories/category-rules";
+import { CATEGORY_NAME_MAX_LENGTH } from "../category-rules";
 
 /** A category that can hold subcategories: the platform allows two levels, so only top-level ones qualify. */
 export type ParentOption = { id: number; name: string };

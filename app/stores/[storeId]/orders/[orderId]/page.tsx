@@ -8,7 +8,7 @@ import { getDb } from "@/db/index";
 import { getOrderDetail } from "@/db/queries/order-views";
 import { orDash } from "@/i18n/format";
 import { telHref } from "@/lib/phone";
-import { isConnected } from "@/lib/installs/state";
+import { mayCallPlatform } from "@/lib/installs/state";
 import { deliveryLabel, paymentLabel } from "@/lib/orders/labels";
 import { storeHref } from "@/lib/sections";
 import { sectionMetadata, storePage } from "../../_components/store-page";
@@ -71,7 +71,7 @@ export default storePage<{ orderId: string }>(
           </div>
           <div className="flex flex-col items-end gap-1">
             <StatusBadge status={order.status} t={t} />
-            {isConnected(install.state) ? <LiveRefresh t={t} /> : null}
+            {mayCallPlatform(install.state) ? <LiveRefresh t={t} /> : null}
           </div>
         </div>
 
