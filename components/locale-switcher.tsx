@@ -5,6 +5,7 @@ import { getUi } from "@/i18n/server";
  * The language switcher: one form, a button per language, no client code (it works before and without JavaScript).
  * Each name is written in its own language and marked with its lang, so a screen reader pronounces it right.
  * `action` is app/actions/locale.ts's switchLocale, handed in by the page (components/ never imports from app/).
+ * On phones each button is a 44 px target.
  */
 export async function LocaleSwitcher({ action }: { action: (formData: FormData) => Promise<void> }) {
   const { locale, t } = await getUi();
@@ -18,7 +19,7 @@ export async function LocaleSwitcher({ action }: { action: (formData: FormData) 
           value={code}
           lang={code}
           aria-current={code === locale ? "true" : undefined}
-          className="rounded px-2 py-1 text-slate-700 hover:bg-slate-100 aria-[current=true]:bg-slate-200 aria-[current=true]:font-semibold focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-slate-900"
+          className="inline-flex min-h-11 min-w-11 items-center justify-center rounded px-2 py-1 text-slate-700 sm:min-h-0 sm:min-w-0 hover:bg-slate-100 aria-[current=true]:bg-slate-200 aria-[current=true]:font-semibold focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-slate-900"
         >
           {LOCALE_NAMES[code]}
         </button>

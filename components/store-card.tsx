@@ -11,16 +11,32 @@ const BADGE_TONES: Record<InstallBadge["tone"], string> = {
   muted: "bg-slate-100 text-slate-700 ring-slate-500/30",
 };
 
-const LINK = "text-indigo-700 hover:underline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600";
+// 44 px tall on phones (a thumb's target), plain text links from sm up.
+const LINK =
+  "inline-flex min-h-11 items-center text-indigo-700 hover:underline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600 sm:min-h-0";
+
+/** The permissions in words, as chips. */
+export function ScopeChips({ scopes, t }: { scopes: readonly string[]; t: Translate }) {
+  return (
+    <ul className="flex flex-wrap gap-1.5" aria-label={t("Stores.permissions")}>
+      {scopes.map((scope) => (
+        <li key={scope} className="rounded bg-slate-100 px-2 py-0.5 text-xs text-slate-700" data-scope={scope}>
+          {scopeLabel(scope, t)}
+        </li>
+      ))}
+    </ul>
+  );
+}
 
 /**
  * One store on /stores: its install state as the merchant reads it, its permissions in words, and where to go next.
  * A store without a working token is read-only: no permissions listed, the sections that need no connection
- * (lib/sections.ts), and one Reinstall.
+ * (lib/sections.ts), and one Reinstall. `sharedScopes` are the permissions the list shows once for every store: the
+ * card lists its own only when they differ.
  */
 export type StoreCardView = { storeId: number; storeName: string; state: InstallState; scopes: string[] };
 
-export function StoreCard({ install, t }: { install: StoreCardView; t: Translate }) {
+export function StoreCard({ install, t, sharedScopes }: { install: StoreCardView; t: Translate; sharedScopes?: readonly string[] }) {
   const badge = installStateBadge(install.state);
   const labelId = `store-${install.storeId}-name`;
   const connected = mayCallPlatform(install.state);
@@ -42,23 +58,13 @@ export function StoreCard({ install, t }: { install: StoreCardView; t: Translate
         </span>
       </div>
       {badge.hint && <p className="mt-3 text-sm text-slate-600">{t(badge.hint)}</p>}
-      {connected ? (
+      {connected && !sameScopes(install.scopes, sharedScopes) ? (
         <div className="mt-3">
           <h3 className="sr-only">{t("Stores.permissions")}</h3>
-          {install.scopes.length > 0 ? (
-            <ul className="flex flex-wrap gap-1.5" aria-label={t("Stores.permissions")}>
-              {install.scopes.map((scope) => (
-                <li key={scope} className="rounded bg-slate-100 px-2 py-0.5 text-xs text-slate-700" data-scope={scope}>
-                  {scopeLabel(scope, t)}
-                </li>
-              ))}
-            </ul>
-          ) : (
-            <p className="text-sm text-slate-600">{t("Stores.noPermissions")}</p>
-          )}
+          {install.scopes.length > 0 ? <ScopeChips scopes={install.scopes} t={t} /> : <p className="text-sm text-slate-600">{t("Stores.noPermissions")}</p>}
         </div>
       ) : null}
-      <div className="mt-4 flex flex-wrap gap-x-4 gap-y-2 text-sm font-semibold">
+      <div className="mt-2 flex flex-wrap gap-x-4 text-sm font-semibold sm:mt-4 sm:gap-y-2">
         {SECTIONS.filter((section) => connected || !section.needsConnection).map((section) => (
           <AppLink key={section.slug} href={storeHref(install.storeId, section.slug)} className={LINK}>
             {t(section.label)}
@@ -74,4 +80,9 @@ export function StoreCard({ install, t }: { install: StoreCardView; t: Translate
       </div>
     </li>
   );
+}
+
+/** The same permissions in any order. */
+export function sameScopes(scopes: readonly string[], other: readonly string[] | undefined): boolean {
+  return other !== undefined && scopes.length === other.length && scopes.every((scope) => other.includes(scope));
 }

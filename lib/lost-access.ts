@@ -2,9 +2,9 @@ import "server-only";
 import { cache } from "react";
 import type { DbOrTx } from "@/db/client";
 import { getDb } from "@/db/index";
-import { findEndedGrant, findEndedGrants, findSessionStoreAccess, type GrantEndReason } from "@/db/queries/sessions";
+import { findEndedGrant, findEndedGrants, findSessionInstalls, findSessionStoreAccess, type GrantEndReason } from "@/db/queries/sessions";
 import type { Install } from "@/db/schema";
-import { isClosed, type ClosedInstallState } from "@/lib/installs/state";
+import { closedInstallStates, isClosed, type ClosedInstallState } from "@/lib/installs/state";
 import { currentSessionId } from "@/lib/session";
 import { sessionVerdict } from "@/lib/session-policy";
 import { parseStoreId } from "@/lib/tenancy";
@@ -81,17 +81,27 @@ function endedReason(reason: GrantEndReason): LostAccessReason {
 
 /**
  * Every store this browser's session (live or ended) lost, latest first, except those it holds again: the list of
- * stores names them instead of dropping them silently. Empty for a browser without a session cookie.
+ * stores names them instead of dropping them silently. Empty for a browser without a session cookie. A session
+ * found expired by this very request is written off only after the response, so its stores are named here from the
+ * session itself: the first page after the limit already says so.
  */
-export async function lostStores(db: DbOrTx, sessionId: string | null, held: readonly number[]): Promise<LostAccess[]> {
+export async function lostStores(
+  db: DbOrTx,
+  sessionId: string | null,
+  held: readonly number[],
+  now: Date = new Date(),
+): Promise<LostAccess[]> {
   if (sessionId === null) return [];
-  const ended = await findEndedGrants(db, sessionId);
-  return ended
-    .filter((grant) => !held.includes(grant.install.storeId))
-    .map((grant) => {
-      const base = { storeId: grant.install.storeId, storeName: grant.install.storeName };
-      return { ...base, ...(closedStore(grant.install) ?? { reason: endedReason(grant.reason), at: grant.endedAt }) };
-    });
+  const [ended, live] = await Promise.all([findEndedGrants(db, sessionId), findSessionInstalls(db, sessionId, { closedStates: closedInstallStates() })]);
+  const expired: LostAccess[] =
+    live && sessionVerdict(live.session, now) !== "active"
+      ? live.installs.map((install) => ({ storeId: install.storeId, storeName: install.storeName, reason: "expired", at: null }))
+      : [];
+  const endedLost = ended.map((grant): LostAccess => {
+    const base = { storeId: grant.install.storeId, storeName: grant.install.storeName };
+    return { ...base, ...(closedStore(grant.install) ?? { reason: endedReason(grant.reason), at: grant.endedAt }) };
+  });
+  return [...expired, ...endedLost].filter((lost) => !held.includes(lost.storeId));
 }
 
 /** The explanation for this browser's cookie, once per request and store. */

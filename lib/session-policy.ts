@@ -45,8 +45,13 @@ export function shouldTouch(session: SessionTimes, now: Date): boolean {
   return now.getTime() - session.lastSeenAt.getTime() >= TOUCH_INTERVAL_MS;
 }
 
-/** Seconds the cookie may live: the absolute lifetime, after which the server refuses it anyway. */
-export const SESSION_COOKIE_TTL_SECONDS = ABSOLUTE_LIFETIME_MS / 1000;
+/**
+ * Seconds the session cookie (and its seal) may live: twice the absolute lifetime. Past 12 hours the session it names
+ * opens nothing (the server refuses it), but a cookie still presented lets this browser be told "your session has
+ * ended" on a store page rather than meet a bare 404 (lib/lost-access.ts). The second 12 hours match how long an
+ * ended session's stores are remembered (lib/webhooks/retention.ts keeps ended_grants 12 hours).
+ */
+export const SESSION_COOKIE_TTL_SECONDS = (2 * ABSOLUTE_LIFETIME_MS) / 1000;
 
 /** 32 random bytes: the secret the sealed cookie carries. */
 export function newSessionSecret(): string {

@@ -3,8 +3,9 @@ import { SignOutForm } from "@/components/sign-out-form";
 import { orDatabaseUnavailable } from "@/components/database-unavailable";
 import { switchLocale } from "@/app/actions/locale";
 import { LocaleSwitcher } from "@/components/locale-switcher";
-import { StoreCard } from "@/components/store-card";
+import { sameScopes, ScopeChips, StoreCard } from "@/components/store-card";
 import type { Install } from "@/db/schema";
+import { mayCallPlatform } from "@/lib/installs/state";
 import { getUi } from "@/i18n/server";
 import { getDb } from "@/db/index";
 import { isClosedStore, lostStores, type LostAccess } from "@/lib/lost-access";
@@ -16,6 +17,13 @@ export async function generateMetadata(): Promise<Metadata> {
   return { title: t("Meta.stores") };
 }
 export const dynamic = "force-dynamic";
+
+/** The permissions every connected store shares, listed once above the cards instead of on each; null when they differ. */
+function sharedScopesOf(installs: Install[]): string[] | null {
+  const connected = installs.filter((install) => mayCallPlatform(install.state));
+  const first = connected[0];
+  return first && first.scopes.length > 0 && connected.every((install) => sameScopes(install.scopes, first.scopes)) ? first.scopes : null;
+}
 
 /** Ids from `?installed=101,102`, kept only if they are stores of this session (nothing else is echoed). */
 function installedNotice(param: string | string[] | undefined, installs: Install[]): Install[] {
@@ -39,6 +47,7 @@ async function Stores({ searchParams }: { searchParams: Promise<{ installed?: st
   const installs = session?.installs ?? [];
   const justInstalled = installedNotice(installed, installs);
   const lost = await lostStores(db, sessionId, installs.map((install) => install.storeId));
+  const sharedScopes = sharedScopesOf(installs);
 
   return (
     <main className="mx-auto max-w-3xl px-4 py-10 sm:px-6">
@@ -75,10 +84,19 @@ async function Stores({ searchParams }: { searchParams: Promise<{ installed?: st
 
       {lost.length > 0 ? <LostStores lost={lost} /> : null}
 
+      {sharedScopes ? (
+        <section aria-labelledby="shared-permissions" className="mt-6" data-shared-scopes>
+          <h2 id="shared-permissions" className="mb-1.5 text-sm font-medium text-slate-700">
+            {t("Stores.sharedPermissions")}
+          </h2>
+          <ScopeChips scopes={sharedScopes} t={t} />
+        </section>
+      ) : null}
+
       {installs.length > 0 ? (
         <ul className="mt-6 space-y-4" aria-label={t("Stores.list")}>
           {installs.map((install) => (
-            <StoreCard key={install.storeId} install={install} t={t} />
+            <StoreCard key={install.storeId} install={install} t={t} sharedScopes={sharedScopes ?? undefined} />
           ))}
         </ul>
       ) : (

@@ -26,12 +26,14 @@ export function OrderItemsTable({ items, t, format }: { items: OrderItem[]; t: T
         {items.map((item) => (
           <tr key={item.position} className="flex flex-wrap gap-x-3 py-2 sm:table-row">
             <td className="w-full min-w-0 break-words sm:w-auto sm:px-2 sm:py-2">
-              <span dir="auto" className="block font-medium">
-                {orDash(item.productName)}
+              {/* The block follows the page's direction; only the name inside takes its own (a block with dir="auto"
+                  would align a French name to the left edge of an Arabic page). */}
+              <span className="block font-medium" data-item-name>
+                <bdi dir="auto">{orDash(item.productName)}</bdi>
               </span>
               {item.variantName ? (
-                <span dir="auto" className="block text-xs text-slate-600">
-                  {item.variantName}
+                <span className="block text-xs text-slate-600">
+                  <bdi dir="auto">{item.variantName}</bdi>
                 </span>
               ) : null}
             </td>

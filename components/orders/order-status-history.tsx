@@ -4,7 +4,19 @@ import type { Translate } from "@/i18n/translate";
 import type { Formats } from "@/i18n/format";
 import { statusKey } from "@/lib/orders/status";
 
-/** Oldest first, as a timeline; an order seen only once (no status event yet) shows its current status alone. */
+/**
+ * The status the order had when the app first received it by reading the platform's orders (the import at install,
+ * or a poll), not by a status event: the app does not know when it reached that status, nor what came before.
+ */
+function isFirstSeen(change: OrderStatusChange): boolean {
+  return change.eventId === null && change.previousStatus === null;
+}
+
+/**
+ * Oldest first, as a timeline; an order seen only once (no status event yet) shows its current status alone. An
+ * imported order's history starts at its import, and says so, rather than dating its status to the platform's last
+ * change of the order.
+ */
 export function OrderStatusHistory({
   history,
   currentStatus,
@@ -25,17 +37,23 @@ export function OrderStatusHistory({
   }
   return (
     <ol className="space-y-2">
-      {history.map((change) => (
-        <li key={change.id} className="flex flex-wrap items-center gap-2 text-sm">
-          <StatusBadge status={change.status} t={t} />
-          {change.previousStatus ? (
-            <span className="text-slate-600">{t("Order.from", { status: t(statusKey(change.previousStatus)) })}</span>
-          ) : null}
-          <time dateTime={change.changedAt.toISOString()} className="ms-auto text-slate-600">
-            {format.dateTimeWithZone(change.changedAt)}
-          </time>
-        </li>
-      ))}
+      {history.map((change) => {
+        const firstSeen = isFirstSeen(change);
+        const when = firstSeen ? change.recordedAt : change.changedAt;
+        return (
+          <li key={change.id} className="flex flex-wrap items-center gap-2 text-sm" data-first-seen={firstSeen || undefined}>
+            <StatusBadge status={change.status} t={t} />
+            {firstSeen ? (
+              <span className="text-slate-600">{t("Order.historyStarts")}</span>
+            ) : change.previousStatus ? (
+              <span className="text-slate-600">{t("Order.from", { status: t(statusKey(change.previousStatus)) })}</span>
+            ) : null}
+            <time dateTime={when.toISOString()} className="ms-auto text-slate-600">
+              {format.dateTimeWithZone(when)}
+            </time>
+          </li>
+        );
+      })}
     </ol>
   );
 }

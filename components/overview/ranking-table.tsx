@@ -36,7 +36,7 @@ export function RankingTable({
                 <th
                   key={column.heading}
                   scope="col"
-                  className={`py-1 font-medium ${column.numeric ? "w-20 text-end" : "text-start"} ${index === 0 ? "pe-2" : "ps-2"}`}
+                  className={`py-1 align-bottom font-medium ${column.numeric ? "w-24 text-end [overflow-wrap:anywhere]" : "text-start"} ${index === 0 ? "pe-2" : "ps-2"}`}
                 >
                   {column.heading}
                 </th>

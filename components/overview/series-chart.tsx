@@ -33,17 +33,23 @@ export function SeriesChart({
   const total = points.reduce((sum, point) => sum + point.value, 0);
   const top = points.reduce<AnalyticsPoint | null>((best, point) => (best === null || point.value > best.value ? point : best), null);
   const max = Math.max(0, ...points.map((point) => point.value));
+  // One day is said as that day, not "from 24 Nov to 24 Nov"; its highest day would repeat it.
+  const oneDay = first === last;
   const summary =
     top === null || max === 0
-      ? t("Overview.charts.summaryEmpty", { title, from: format.date(first), to: format.date(last) })
-      : t("Overview.charts.summary", {
-          title,
-          from: format.date(first),
-          to: format.date(last),
-          total: formatValue(total),
-          max: formatValue(top.value),
-          maxDate: format.date(top.date),
-        });
+      ? oneDay
+        ? t("Overview.charts.summaryEmptyDay", { title, date: format.date(first) })
+        : t("Overview.charts.summaryEmpty", { title, from: format.date(first), to: format.date(last) })
+      : oneDay
+        ? t("Overview.charts.summaryDay", { title, date: format.date(first), total: formatValue(total) })
+        : t("Overview.charts.summary", {
+            title,
+            from: format.date(first),
+            to: format.date(last),
+            total: formatValue(total),
+            max: formatValue(top.value),
+            maxDate: format.date(top.date),
+          });
   const slot = points.length > 0 ? WIDTH / points.length : WIDTH;
   const gap = slot > 4 ? slot * 0.2 : 0;
 

@@ -155,7 +155,7 @@ test("a keyboard-only journey through install, orders and categories (Arabic)", 
   await tabTo(page, page.getByRole("button", { name: "Approve" }));
   await page.keyboard.press("Enter");
   await page.waitForURL(/\/stores(\?|$)/);
-  await expect(page.getByRole("status")).toContainText("ثُبّت على متجر واحد");
+  await expect(page.getByRole("status")).toContainText("متصل بمتجر واحد");
 
   // Orders: from the store card to the list, then one order.
   await tabTo(page, page.getByRole("link", { name: /^الطلبات/ }).first());

@@ -38,7 +38,7 @@ test.beforeEach(async () => {
 test("installs on two of three stores and lists both, with secure cookies and no token anywhere", async ({ page, context }) => {
   await installThroughConsent(page, { storeIds: [101, 102] });
 
-  await expect(page.getByRole("status")).toContainText("Installed on 2 stores: Amina Couture and Amina Maison.");
+  await expect(page.getByRole("status")).toContainText("Connected to 2 stores: Amina Couture and Amina Maison.");
   for (const [name, id] of [["Amina Couture", 101], ["Amina Maison", 102]] as const) {
     const card = storeCard(page, name);
     await expect(card).toContainText(`Store #${id}`);
@@ -108,7 +108,7 @@ test("a re-install replaces the token: the platform issues a new key and the app
 
   const order = await emulatorControl<{ order_number: string }>("POST", "/_emulator/orders", { storeId: 101 });
   await installThroughConsent(page, { storeIds: [101] });
-  await expect(page.getByRole("status")).toContainText("Installed on 1 store: Amina Couture.");
+  await expect(page.getByRole("status")).toContainText("Connected to 1 store: Amina Couture.");
   const second = await emulatorInstall(101);
   expect(second?.id).toBe(first?.id);
   expect(second?.keyId).not.toBe(first?.keyId);

@@ -9,7 +9,7 @@ import { APP_URL, emulatorControl } from "./support/servers";
 /**
  * Lost access explained (issue 26): the browser that held a store learns, in its language and with the store's
  * name, what happened to it and the one fix; a browser that never held it meets the same 404 as a store that does
- * not exist. Expiry after 30 idle minutes needs a moved clock: tests/integration/lost-access.test.ts has it.
+ * not exist. The session limits (30 idle minutes, 12 hours) are in session-end.spec.ts.
  */
 
 const CATALOGUES = { ar, fr, en } as const;
@@ -71,6 +71,12 @@ for (const locale of LOCALES) {
     await installThroughConsent(other.page, { storeIds: [101] });
     await other.page.goto("/stores/101");
     await other.page.locator('form[action="/signout/everywhere"] button').click();
+    // Asked first, with the store named.
+    await expect(other.page.getByRole("heading", { level: 1 })).toHaveText(pattern(m.Shell.signOutEverywhereConfirmTitle));
+    await expect(other.page.getByRole("heading", { level: 1 })).toContainText("Amina Couture");
+    await noSeriousAxe(other.page);
+    await screenshot(other.page, `sign-out-everywhere-confirm-${locale}-390`);
+    await other.page.getByRole("button", { name: m.Shell.signOutEverywhereConfirm }).click();
     await expect(other.page).toHaveURL(/signed_out=everywhere/);
     await page.goto("/stores/101/orders?status=new");
     await expect(page.locator("[data-lost-access=signed_out_everywhere]")).toBeVisible();

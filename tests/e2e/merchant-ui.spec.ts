@@ -61,6 +61,16 @@ for (const locale of LOCALES) {
     await emulatorControl("POST", `/_emulator/stores/${STORE}/settings`, { analyticsRevenueVisible: true });
     await installThroughConsent(page, { storeIds: [STORE, 102, 103] });
 
+    // The list of stores: the permissions the stores share are listed once, not on every card; each card's links
+    // are 44 px tall on a phone.
+    await expect(page.locator("[data-shared-scopes]")).toHaveCount(1);
+    await expect(page.locator("[data-shared-scopes] [data-scope]").first()).toBeVisible();
+    await expect(page.locator("[data-store-id] [data-scope]")).toHaveCount(0);
+    for (const link of await page.locator(`[data-store-id="${STORE}"] a`).all()) {
+      expect((await link.boundingBox())?.height, await link.innerText()).toBeGreaterThanOrEqual(44);
+    }
+    await screenshot(page, `stores-${locale}-390`);
+
     // The key figures: each amount on one line, inside its tile, on a phone and on a desktop.
     for (const width of [390, 1280]) {
       await page.setViewportSize({ width, height: 900 });
@@ -77,8 +87,34 @@ for (const locale of LOCALES) {
         expect(lines, `${await value.innerText()} at ${width} px`).toBe(1);
         expect(await value.evaluate((element) => element.scrollWidth <= element.clientWidth)).toBe(true);
       }
-      if (width === 390) await screenshot(page, `overview-${locale}-390`);
+      // The tables' column headings ("Commandes") stay inside their cards.
+      for (const heading of await page.locator("[data-table] thead th").all()) {
+        const fits = await heading.evaluate((element) => {
+          const own = element.getBoundingClientRect();
+          const card = element.closest("section")?.getBoundingClientRect();
+          return element.scrollWidth <= element.clientWidth + 1 && !!card && own.left >= card.left - 1 && own.right <= card.right + 1;
+        });
+        expect(fits, `${await heading.innerText()} at ${width} px`).toBe(true);
+      }
+      if (width === 390) {
+        // On a phone the language buttons and the section links are 44 px targets.
+        for (const control of await page.locator(`header form[aria-label="${m.Shell.language}"] button, header nav[aria-label="${m.Shell.sections}"] a`).all()) {
+          const box = await control.boundingBox();
+          expect(box?.height, await control.innerText()).toBeGreaterThanOrEqual(44);
+          expect(box?.width, await control.innerText()).toBeGreaterThanOrEqual(44);
+        }
+        await screenshot(page, `overview-${locale}-390`);
+      }
     }
+
+    // A one-day period is said as that day, not "from 24 Nov to 24 Nov", above the figures and in the charts.
+    await page.goto(`/stores/${STORE}?range=today`);
+    const [before, after] = m.Overview.summary.day.split("{date}") as [string, string];
+    const dayLine = (await page.locator("[data-period] p").first().innerText()).trim();
+    expect(dayLine.startsWith(before) && dayLine.endsWith(after)).toBe(true);
+    const date = dayLine.slice(before.length, dayLine.length - after.length);
+    const chartSummary = (await page.locator('[data-chart="orders-chart"] [data-summary]').getAttribute("aria-label")) ?? "";
+    expect(chartSummary.split(date).length - 1, chartSummary).toBe(1);
 
     // A client-side navigation shows it is pending: held here until the bar is seen, then let through.
     let release = () => {};
@@ -144,6 +180,14 @@ for (const locale of LOCALES) {
     await page.mouse.click((badge?.x ?? 0) + (badge?.width ?? 0) / 2, (badge?.y ?? 0) + (badge?.height ?? 0) / 2);
     await expect(page).toHaveURL(new RegExp(`${href}$`));
 
+    // An imported order's history starts at its import, and says so.
+    await expect(page.locator("[data-first-seen]")).toContainText(m.Order.historyStarts);
+    // Item names sit at the start edge of the page's direction, whatever their own (a French name in Arabic too).
+    const name = page.locator("[data-item-name] bdi").first();
+    const [own, cell] = await name.evaluate((element) => [element.getBoundingClientRect().toJSON(), element.closest("td")!.getBoundingClientRect().toJSON()]);
+    if (locale === "ar") expect(own.right).toBeGreaterThanOrEqual(cell.right - 1);
+    else expect(own.left).toBeLessThanOrEqual(cell.left + 1);
+
     // The order: the customer's phone is a link to call.
     const tel = page.locator('a[href^="tel:"]');
     await expect(tel).toHaveAttribute("href", /^tel:\+?\d{6,}$/);
@@ -189,6 +233,23 @@ for (const locale of LOCALES) {
     await expect(page.locator("[data-toast], [role=status][data-outcome=ok]").filter({ hasText: /\S/ })).toHaveCount(1);
     await expect(row.locator("[data-row-edit]")).toBeFocused();
     await noSeriousAxe(page);
+
+    // A name already in the store is flagged before anything is sent; pressing again sends it.
+    const create = page.locator("form").filter({ has: page.locator('input[name="name"]') }).first();
+    const categories = page.locator("article[data-category-id]");
+    const before = await categories.count();
+    await create.locator('input[name="name"]').fill("  accessoires ");
+    await create.locator('button[type="submit"]').click();
+    const flag = create.locator("[data-duplicate-name]");
+    await expect(flag).toHaveRole("alert");
+    await expect(flag).toHaveText(fill(m.Categories.duplicateName, { name: "\u2068accessoires\u2069" }));
+    await expect(create.locator('input[name="name"]')).toBeFocused();
+    await page.waitForTimeout(500);
+    expect(await categories.count()).toBe(before);
+    await screenshot(page, `category-duplicate-${locale}-390`);
+    await create.locator('button[type="submit"]').click();
+    await expect(categories).toHaveCount(before + 1);
+    await expect(flag).toHaveCount(0);
     await context.close();
   });
 }

@@ -91,7 +91,7 @@ test("npm run setup -- --yes writes a .env that the doctor passes and the app in
     expect(up, server.output()).toBe(true);
 
     await installThroughConsent(page, { storeIds: [101, 102], appUrl });
-    await expect(page.getByRole("status")).toContainText("Installed on 2 stores: Amina Couture and Amina Maison.");
+    await expect(page.getByRole("status")).toContainText("Connected to 2 stores: Amina Couture and Amina Maison.");
 
     // The console's Verify: a webhook.verify signed with the rotated secret, accepted by the app.
     const verify = (await (await fetch(`${emulator.url}/_emulator/webhooks/verify`, { method: "POST" })).json()) as { ok: boolean };

@@ -119,17 +119,33 @@ describe(`lost access (${databaseKind()})`, () => {
     expect((await findEndedGrants(handle.db, laptop)).map((row) => [row.install.storeId, row.reason])).toEqual([[101, "expired"]]);
   });
 
+  it("lists the stores of a session found expired before the session is written off", async () => {
+    const laptop = await device([101, 102]);
+    expect(await lostStores(handle.db, laptop, [], at(IDLE_TIMEOUT_MS - 1))).toEqual([]);
+    const idle = (await lostStores(handle.db, laptop, [], at(IDLE_TIMEOUT_MS))).map((lost) => [lost.storeId, lost.reason, lost.at]);
+    expect(idle.sort()).toEqual([
+      [101, "expired", null],
+      [102, "expired", null],
+    ]);
+    await endSessionFor(handle.db, laptop, "expired", at(IDLE_TIMEOUT_MS));
+    // Written off: the same two, from the ended grants, once each.
+    expect((await lostStores(handle.db, laptop, [], at(IDLE_TIMEOUT_MS))).map((lost) => [lost.storeId, lost.reason]).sort()).toEqual([
+      [101, "expired"],
+      [102, "expired"],
+    ]);
+  });
+
   it("lists the stores a session lost, except those it holds again, and nothing without a session", async () => {
     const laptop = await device([101, 102]);
     await uninstall(101, 1, at(2 * MINUTE));
-    expect((await lostStores(handle.db, laptop, [102])).map((lost) => [lost.storeId, lost.reason])).toEqual([[101, "uninstalled"]]);
+    expect((await lostStores(handle.db, laptop, [102], at(3 * MINUTE))).map((lost) => [lost.storeId, lost.reason])).toEqual([[101, "uninstalled"]]);
     await signOut(handle.db, laptop, at(5 * MINUTE));
-    const all = (await lostStores(handle.db, laptop, [])).map((lost) => [lost.storeId, lost.reason]);
+    const all = (await lostStores(handle.db, laptop, [], at(6 * MINUTE))).map((lost) => [lost.storeId, lost.reason]);
     expect(all.sort()).toEqual([
       [101, "uninstalled"],
       [102, "signed_out"],
     ]);
-    expect(await lostStores(handle.db, laptop, [102])).toHaveLength(1);
+    expect(await lostStores(handle.db, laptop, [102], at(6 * MINUTE))).toHaveLength(1);
     expect(await lostStores(handle.db, null, [])).toEqual([]);
   });
 

@@ -234,11 +234,11 @@ describe("requireStore, the tenancy guard", () => {
 });
 
 describe("the session cookie", () => {
-  it("is httpOnly, SameSite=Lax, for the whole site, lives 12 hours and carries only a random secret", async () => {
+  it("is httpOnly, SameSite=Lax, for the whole site, lives 24 hours (the session's 12, then 12 to explain its end) and carries only a random secret", async () => {
     clockAt(T0);
     await startSession(handle.db, [101]);
     const cookie = next.jar.get("app_session") as Cookie;
-    expect(cookie.options).toEqual({ httpOnly: true, secure: false, sameSite: "lax", path: "/", maxAge: ABSOLUTE_LIFETIME_MS / 1000 - 60 });
+    expect(cookie.options).toEqual({ httpOnly: true, secure: false, sameSite: "lax", path: "/", maxAge: (2 * ABSOLUTE_LIFETIME_MS) / 1000 - 60 });
     const id = await currentSessionId();
     expect(id).toMatch(/^[0-9a-f]{64}$/);
     expect(cookie.value).not.toContain(id);

@@ -10,7 +10,8 @@ export const dynamic = "force-dynamic";
 
 /**
  * Sign out everywhere for one store (form field `storeId`): every session that holds the store ends, on every
- * device. Only a session that holds the store may ask; anything else gets the same 404 as a store page.
+ * device. Only a session that holds the store may ask; anything else gets the same 404 as a store page. A press
+ * without `confirmed=1` ends nothing: it is sent to the question first (app/signout/everywhere/confirm).
  * Cross-site posts never reach here (proxy.ts).
  */
 export async function POST(request: NextRequest) {
@@ -28,6 +29,11 @@ export async function POST(request: NextRequest) {
       status: 404,
       headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" },
     });
+  }
+  if (form?.get("confirmed") !== "1") {
+    const confirm = NextResponse.redirect(`${env.APP_URL}/signout/everywhere/confirm?storeId=${access.storeId}`, 303);
+    confirm.headers.set("Cache-Control", "no-store");
+    return confirm;
   }
   const ended = await endSessionsHoldingStore(db, access.storeId);
   log.info("signed out everywhere", { storeId: access.storeId, sessionsEnded: ended });

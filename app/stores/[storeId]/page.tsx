@@ -54,7 +54,9 @@ export default storePage(
             <div className="text-sm text-slate-700" data-period>
               {report.from && report.to ? (
                 <p className="font-medium text-slate-900">
-                  {t("Overview.summary.period", { from: format.date(report.from), to: format.date(report.to) })}
+                  {format.date(report.from) === format.date(report.to)
+                    ? t("Overview.summary.day", { date: format.date(report.from) })
+                    : t("Overview.summary.period", { from: format.date(report.from), to: format.date(report.to) })}
                 </p>
               ) : null}
               <p data-computed-at={report.generatedAt?.toISOString()}>

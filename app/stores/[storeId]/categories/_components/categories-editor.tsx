@@ -21,7 +21,12 @@ export type CategoriesEditorProps = {
 export function CategoriesEditor({ storeId, createKey, parents, tree, keys, products, empty }: CategoriesEditorProps) {
   return (
     <>
-      <CreateCategoryForm storeId={storeId} idempotencyKey={createKey} parents={parents} />
+      <CreateCategoryForm
+        storeId={storeId}
+        idempotencyKey={createKey}
+        parents={parents}
+        names={tree.flatMap((category) => [category.name, ...category.children.map((child) => child.name)])}
+      />
       {tree.length === 0 ? empty : <CategoryTree storeId={storeId} tree={tree} keys={keys} products={products} />}
     </>
   );

@@ -34,6 +34,7 @@ export const CATEGORY_CLIENT_KEYS = [
   "Categories.movedUnder",
   "Categories.movedToTop",
   "Categories.renamed",
+  "Categories.duplicateName",
   "Errors.reinstall",
   "Drag.instructions",
   "Drag.pickedUp",
