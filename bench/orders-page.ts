@@ -1,9 +1,9 @@
 /**
  * Orders page benchmark: server response time of GET /stores/{id}/orders with 100,000 orders in one store, on
  * the production build (`next start` from .next-bench, built by bench/run.ts) and a fresh PostgreSQL database.
- * The browser session is a real one: a sessions row opened by lib/session-lifecycle's signIn, and its secret sealed
- * here into the cookie with the same secret, name and shape as lib/session.ts, so the request goes through the real
- * tenancy guard: no bench-only route exists.
+ * The browser session is a real one: a sessions row opened by lib/session-lifecycle's signIn, and its secret as the
+ * cookie, with the same name and shape as lib/session.ts writes it, so the request goes through the real tenancy
+ * guard: no bench-only route exists.
  *
  * The floor is the reference app's 50-row page (bench/reference/app/rows: the same table built from memory, no
  * database, no session), timed in the same run with requests interleaved with the app's.
@@ -14,16 +14,13 @@
 import type { ChildProcess } from "node:child_process";
 import { existsSync } from "node:fs";
 import path from "node:path";
-import { sealData } from "iron-session";
 import postgres from "postgres";
 import { openDatabase } from "@/db/client";
 import { encodeOrderCursor } from "@/db/queries/order-views";
 import { installs } from "@/db/schema";
 import { signIn } from "@/lib/session-lifecycle";
-import { SESSION_COOKIE_TTL_SECONDS } from "@/lib/session-policy";
 import {
   BENCH_DIST_DIR,
-  BENCH_SESSION_SECRET,
   REFERENCE_DIR,
   benchDatabase,
   freePort,
@@ -156,8 +153,7 @@ export async function benchOrdersPage(): Promise<BenchResult> {
     const { phone, deepCursor } = await seed(database.url);
     const seedSeconds = (performance.now() - seedStarted) / 1000;
 
-    const sealed = await sealData({ sid: secret }, { password: BENCH_SESSION_SECRET, ttl: SESSION_COOKIE_TTL_SECONDS });
-    const cookie = `${SESSION_COOKIE}=${sealed}`;
+    const cookie = `${SESSION_COOKIE}=${secret}`;
     const [port, floorPort] = [await freePort(), await freePort()];
     app = startNext(database.url, port);
     floorApp = startReference(database.url, floorPort);
