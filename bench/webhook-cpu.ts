@@ -1,8 +1,9 @@
 /**
- * `npm run bench:webhook-cpu`: the server's CPU time per webhook event, app beside floor, and optionally a CPU
- * profile of each server. Throughput on a shared machine moves with everyone else's load; the CPU a server spends
- * per event (read from /proc, user + system, the server process alone, the database not counted) moves far less,
- * so this is the figure to compare changes with. Loopback traffic only, bounded in events.
+ * `npx tsx --conditions=react-server bench/webhook-cpu.ts`, once `npm run bench` has built both apps: the server's
+ * CPU time per webhook event, app beside floor, and optionally a CPU profile of each server. Throughput on a shared
+ * machine moves with everyone else's load; the CPU a server spends per event (read from /proc, user + system, the
+ * server process alone, the database not counted) moves far less, so this is the figure to compare changes with.
+ * Loopback traffic only, bounded in events.
  *
  *   --events=N   events per round and side (default 2000), after 300 warm-up events
  *   --rounds=N   rounds, the sides alternating (default 3)
@@ -11,12 +12,12 @@
  *   --base=DIR   a second build of the app (an earlier commit's) measured beside it, as "base"
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync } from "node:fs";
+import { existsSync, mkdirSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { openDatabase } from "@/db/client";
 import { installs } from "@/db/schema";
-import { BENCH_DIST_DIR, REFERENCE_DIR, benchDatabase, freePort, productionEnv, stopProcess, waitForStatus } from "./support";
+import { BENCH_DIST_DIR, REFERENCE_DIR, benchDatabase, cpuMs, freePort, productionEnv, stopProcess, waitForStatus } from "./support";
 import { deliveries, drive } from "./webhooks";
 
 const option = (name: string) => process.argv.find((arg) => arg.startsWith(`--${name}=`))?.split("=")[1];
@@ -28,14 +29,6 @@ const BASE = option("base");
 const NEXT_BIN = path.join(process.cwd(), "node_modules", "next", "dist", "bin", "next");
 const STORES = { app: 101, floor: 102, base: 103 } as const;
 type Side = keyof typeof STORES;
-
-/** User + system CPU of one process, in ms (Linux /proc; clock ticks are 100 a second here). */
-function cpuMs(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-  // Fields 14 and 15 of the whole line (utime, stime); the slice starts at field 3.
-  return (Number(fields[11]) + Number(fields[12])) * 10;
-}
 
 function start(side: Side, databaseUrl: string, port: number): ChildProcess {
   const env = productionEnv(databaseUrl, port);
