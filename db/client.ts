@@ -242,10 +242,12 @@ export function rawQuery(db: Db): RawQuery {
 /**
  * A named prepared statement: postgres.js's `unsafe` sends an unnamed one by default, so every call paid a Parse and
  * Describe round trip before its Bind and Execute, and the server planned the statement again each time. Prepared,
- * the statement is parsed once per connection and each later call is one round trip.
+ * the statement is parsed once per connection and each later call is one round trip. A statement without parameters
+ * goes as a simple query, which is never prepared, and asking for it anyway changed how postgres.js withdraws one
+ * still waiting for its connection (tests/integration/database-outage.test.ts).
  */
 function prepared(sql: postgres.Sql | postgres.TransactionSql, text: string, params: unknown[]) {
-  return sql.unsafe(text, params as postgres.ParameterOrJSON<never>[], { prepare: true });
+  return sql.unsafe(text, params as postgres.ParameterOrJSON<never>[], params.length > 0 ? { prepare: true } : {});
 }
 
 /**
