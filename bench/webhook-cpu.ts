@@ -10,6 +10,7 @@
  *   --prof=DIR   run each server under `node --cpu-prof` and leave its .cpuprofile in DIR/<side>
  *   --dist=DIR   the app's build folder (default .next-bench, as `npm run bench` builds it)
  *   --base=DIR   a second build of the app (an earlier commit's) measured beside it, as "base"
+ *   --jobs-worker=off   the app (and base) without the job worker inside (JOBS_WORKER=off): the route alone
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync, mkdirSync } from "node:fs";
@@ -26,6 +27,7 @@ const ROUNDS = Number(option("rounds") ?? 3);
 const PROFILE_DIR = option("prof");
 const DIST = option("dist") ?? BENCH_DIST_DIR;
 const BASE = option("base");
+const JOBS_WORKER = option("jobs-worker");
 const NEXT_BIN = path.join(process.cwd(), "node_modules", "next", "dist", "bin", "next");
 const STORES = { app: 101, floor: 102, base: 103 } as const;
 type Side = keyof typeof STORES;
@@ -34,6 +36,7 @@ function start(side: Side, databaseUrl: string, port: number): ChildProcess {
   const env = productionEnv(databaseUrl, port);
   if (side === "floor") delete env.NEXT_DIST_DIR;
   else env.NEXT_DIST_DIR = side === "base" ? BASE : DIST;
+  if (side !== "floor" && JOBS_WORKER) env.JOBS_WORKER = JOBS_WORKER;
   const profile = PROFILE_DIR ? [`--cpu-prof`, `--cpu-prof-dir=${path.join(PROFILE_DIR, side)}`] : [];
   if (PROFILE_DIR) mkdirSync(path.join(PROFILE_DIR, side), { recursive: true });
   const args = [...profile, NEXT_BIN, "start", ...(side === "floor" ? [REFERENCE_DIR] : []), "-p", String(port), "-H", "127.0.0.1"];
