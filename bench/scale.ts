@@ -19,7 +19,6 @@ import type { ChildProcess } from "node:child_process";
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { drizzle } from "drizzle-orm/postgres-js";
-import { sealData } from "iron-session";
 import postgres from "postgres";
 import { openDatabase, type Db } from "@/db/client";
 import { encodeOrderCursor, ordersPageQuery } from "@/db/queries/order-views";
@@ -27,9 +26,8 @@ import { claimEvent, deleteEventsBefore } from "@/db/queries/webhook-events";
 import * as schema from "@/db/schema";
 import { phoneVariants } from "@/lib/phone";
 import { signIn } from "@/lib/session-lifecycle";
-import { SESSION_COOKIE_TTL_SECONDS } from "@/lib/session-policy";
 import { purgeUninstalledStores } from "@/lib/webhooks/retention";
-import { BENCH_DIST_DIR, BENCH_SESSION_SECRET, benchDatabase, freePort, percentile, startNext, stopProcess, waitForStatus } from "./support";
+import { BENCH_DIST_DIR, benchDatabase, freePort, percentile, startNext, stopProcess, waitForStatus } from "./support";
 import type { BenchResult } from "./types";
 import { deliveries, drive, type Sample } from "./webhooks";
 
@@ -209,14 +207,13 @@ async function sessionAndCursor(url: string): Promise<{ cookie: string; deepCurs
   const handle = await openDatabase({ url, maxConnections: 1 });
   try {
     const { secret } = await signIn(handle.db, { previousId: null, storeIds: [MEASURED], now: new Date() });
-    const sealed = await sealData({ sid: secret }, { password: BENCH_SESSION_SECRET, ttl: SESSION_COOKIE_TTL_SECONDS });
     const sql = postgres(url, { max: 1, onnotice: () => {} });
     try {
       const [deep] = await sql<{ micros: string; id: string }[]>`
         select ((extract(epoch from created_at) * 1000000)::bigint)::text as micros, id::text as id
         from orders where store_id = ${MEASURED} order by created_at desc, id desc offset ${MEASURED_ORDERS / 2} limit 1`;
       if (!deep) throw new Error("the measured store has no orders");
-      return { cookie: `${SESSION_COOKIE}=${sealed}`, deepCursor: encodeOrderCursor({ createdAtMicros: deep.micros, id: Number(deep.id) }) };
+      return { cookie: `${SESSION_COOKIE}=${secret}`, deepCursor: encodeOrderCursor({ createdAtMicros: deep.micros, id: Number(deep.id) }) };
     } finally {
       await sql.end();
     }

@@ -3,6 +3,7 @@
  * started with a complete production environment, and percentiles.
  */
 import { spawn, type ChildProcess } from "node:child_process";
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import { createScratchDatabase, type ScratchDatabase } from "@/db/scratch";
 import { DEV_APP } from "@/lib/dev-app";
@@ -91,6 +92,14 @@ export function stopProcess(child: ChildProcess | null): Promise<void> {
     child.kill("SIGTERM");
     setTimeout(() => child.kill("SIGKILL"), 5_000).unref();
   });
+}
+
+/** User + system CPU of one process so far, in ms (Linux /proc; clock ticks are 100 a second). */
+export function cpuMs(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+  // Fields 14 and 15 of the line (utime, stime), counted after the command name's closing parenthesis.
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
 /** Nearest-rank percentile of an ascending array. */

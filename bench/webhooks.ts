@@ -91,7 +91,8 @@ function summarize(label: string, samples: Sample[]): SideResult {
   const events = samples.reduce((sum, sample) => sum + sample.events, 0);
   return {
     label,
-    perSecond: events / seconds,
+    // Acknowledged events only: a 503 (the app's database deadline passed) is fast and stores nothing it answers for.
+    perSecond: samples.reduce((sum, sample) => sum + sample.acknowledged, 0) / seconds,
     p50: percentile(latencies, 50),
     p99: percentile(latencies, 99),
     failures: samples.reduce((sum, sample) => sum + sample.failures, 0),
@@ -183,14 +184,25 @@ export async function benchWebhooks(): Promise<BenchResult> {
       { orders: number; events: number }
     >;
     const throughputRatio = results.app.perSecond / results.floor.perSecond;
+    // A run where a side answered errors (the machine too loaded for the app's 1.5 s database deadline) judges nothing.
+    const failed = sides.some((side) => results[side].failures > 0);
+    const verdict = (met: boolean) => (failed ? "not judged: non-2xx answers in this run" : met ? "met" : "NOT met");
     const p99Ratio = results.app.p99 / results.floor.p99;
     const line = (side: Side) => {
       const result = results[side];
       const expected = result.acknowledged + WARMUP_EVENTS;
-      const exact = rows[side].orders === expected && rows[side].events === expected;
+      const { orders, events } = rows[side];
+      // A 503 at the deadline may still commit (the platform's redelivery is then acknowledged as a duplicate).
+      const late = orders - expected;
+      const stored =
+        orders === events && late === 0
+          ? "each stored once"
+          : orders === events && late > 0 && late <= result.failures
+            ? `each stored once, and ${late} of the non-2xx committed after their answer`
+            : "MISMATCH";
       return (
-        `${result.label}: ${result.perSecond.toFixed(0)} events/s, p50 ${result.p50.toFixed(1)} ms, p99 ${result.p99.toFixed(1)} ms` +
-        ` (${result.events} events, ${result.failures} non-2xx; ${rows[side].orders} orders and ${rows[side].events} event ids for ${expected} acknowledged: ${exact ? "each stored once" : "MISMATCH"})`
+        `${result.label}: ${result.perSecond.toFixed(0)} acknowledged events/s, p50 ${result.p50.toFixed(1)} ms, p99 ${result.p99.toFixed(1)} ms` +
+        ` (${result.events} events, ${result.failures} non-2xx; ${orders} orders and ${events} event ids for ${expected} acknowledged: ${stored})`
       );
     };
     return {
@@ -199,8 +211,8 @@ export async function benchWebhooks(): Promise<BenchResult> {
         line("app"),
         line("floor"),
         line("bare"),
-        `app / floor: throughput ${throughputRatio.toFixed(2)}x (target ≥ 0.8x, ${throughputRatio >= 0.8 ? "met" : "NOT met"}), ` +
-          `p99 ${p99Ratio.toFixed(2)}x (target ≤ 1.5x, ${p99Ratio <= 1.5 ? "met" : "NOT met"}); ` +
+        `app / floor: throughput ${throughputRatio.toFixed(2)}x in acknowledged events (target ≥ 0.8x, ${verdict(throughputRatio >= 0.8)}), ` +
+          `p99 ${p99Ratio.toFixed(2)}x (target ≤ 1.5x, ${verdict(p99Ratio <= 1.5)}); ` +
           `the floor route reaches ${(results.floor.perSecond / results.bare.perSecond).toFixed(2)}x of bare node:http (the framework's own cost)`,
       ],
       figures: {

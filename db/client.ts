@@ -153,7 +153,7 @@ export class DatabaseDeadlineError extends Error {
 
 /**
  * A parameterised statement run straight on the driver, no query builder: for the few hot paths (the webhook
- * receiver) where building the query costs more than running it. postgres.js prepares it once per connection.
+ * receiver) where building the query costs more than running it. Prepared once per connection (prepared() below).
  *
  * The deadline tells a failing database from a busy one. At `deadlineMs`, if the last thing this pool heard from
  * the server was a connection failure (refused, reset, cut by a shutdown, connect timeout), the caller gets a
@@ -236,7 +236,34 @@ export function rawQuery(db: Db): RawQuery {
   const sql = client as postgres.Sql;
   const state = healthOf(sql);
   return <T>(text: string, params: unknown[], options: { deadlineMs?: number } = {}) =>
-    timeStatement(text, () => runWithDeadline<T[]>(sql.unsafe(text, params as postgres.ParameterOrJSON<never>[]), state, options.deadlineMs));
+    timeStatement(text, () => runWithDeadline<T[]>(prepared(sql, text, params), state, options.deadlineMs));
+}
+
+/**
+ * A named prepared statement: postgres.js's `unsafe` sends an unnamed one by default, so every call paid a Parse and
+ * Describe round trip before its Bind and Execute, and the server planned the statement again each time. Prepared,
+ * the statement is parsed once per connection and each later call is one round trip. A statement without parameters
+ * goes as a simple query, which is never prepared, and asking for it anyway changed how postgres.js withdraws one
+ * still waiting for its connection (tests/integration/database-outage.test.ts).
+ */
+function prepared(sql: postgres.Sql | postgres.TransactionSql, text: string, params: unknown[]) {
+  return sql.unsafe(text, params as postgres.ParameterOrJSON<never>[], params.length > 0 ? { prepare: true } : {});
+}
+
+/**
+ * rawQuery inside a transaction opened with `db.transaction`: the statement runs on the connection the transaction
+ * holds (drizzle keeps it as its session's client), so it commits or rolls back with the rest, without going
+ * through drizzle's query building. No deadline of its own: the caller keeps one for the whole transaction.
+ */
+export function transactionQuery(tx: DbOrTx): RawQuery {
+  const client = (tx as unknown as { session: { client: unknown } }).session.client;
+  if (typeof (client as { unsafe?: unknown }).unsafe === "function") {
+    const sql = client as postgres.TransactionSql;
+    return async <T>(text: string, params: unknown[]) => (await timeStatement(text, () => prepared(sql, text, params))) as unknown as T[];
+  }
+  // PGlite's transaction object (or PGlite itself) answers query() with { rows }.
+  const embedded = client as Pick<PGlite, "query">;
+  return async <T>(text: string, params: unknown[]) => (await timeStatement(text, () => embedded.query<T>(text, params))).rows;
 }
 
 /**

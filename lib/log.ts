@@ -137,7 +137,6 @@ export function setLogSink(sink: typeof logSink): () => void {
 }
 
 function write(level: Level, message: string, fields: LogFields): void {
-  if (LEVELS[level] < threshold()) return;
   const safe = { ...(redact(fields) as LogFields), ...traceFields() };
   const safeMessage = maskString(message);
   if (format() === "json") {
@@ -159,18 +158,33 @@ export type Logger = {
   info(message: string, fields?: LogFields): void;
   warn(message: string, fields?: LogFields): void;
   error(message: string, fields?: LogFields): void;
-  /** A logger whose lines all carry these fields (request id, install id, event id...). */
-  with(fields: LogFields): Logger;
+  /**
+   * A logger whose lines all carry these fields (request id, install id, event id...). Given a function, the
+   * fields are computed once, at the first line written: a hot path that usually writes nothing builds nothing.
+   */
+  with(fields: LogFields | (() => LogFields)): Logger;
 };
 
-function createLogger(bound: LogFields): Logger {
+/** Whether a line at this level would be written: lets a hot path skip building the fields of a line no one reads. */
+function logs(level: Level): boolean {
+  return LEVELS[level] >= threshold();
+}
+
+function createLogger(bound: () => LogFields): Logger {
+  // The level is checked before any field is built or merged: a line below the threshold costs one comparison.
+  const line = (level: Level) => (message: string, fields?: LogFields) => {
+    if (logs(level)) write(level, message, fields ? { ...bound(), ...fields } : bound());
+  };
   return {
-    debug: (message, fields = {}) => write("debug", message, { ...bound, ...fields }),
-    info: (message, fields = {}) => write("info", message, { ...bound, ...fields }),
-    warn: (message, fields = {}) => write("warn", message, { ...bound, ...fields }),
-    error: (message, fields = {}) => write("error", message, { ...bound, ...fields }),
-    with: (fields) => createLogger({ ...bound, ...fields }),
+    debug: line("debug"),
+    info: line("info"),
+    warn: line("warn"),
+    error: line("error"),
+    with: (fields) => {
+      let merged: LogFields | undefined;
+      return createLogger(() => (merged ??= { ...bound(), ...(typeof fields === "function" ? fields() : fields) }));
+    },
   };
 }
 
-export const log: Logger = createLogger({});
+export const log: Logger = createLogger(() => ({}));

@@ -1,5 +1,5 @@
 import "server-only";
-import { getIronSession, type IronSession, type SessionOptions } from "iron-session";
+import { getIronSession, unsealData, type IronSession, type SessionOptions } from "iron-session";
 import { cookies } from "next/headers";
 import { after } from "next/server";
 import { cache } from "react";
@@ -23,10 +23,13 @@ import {
 } from "@/lib/session-policy";
 
 /**
- * Two sealed (encrypted and signed) cookies. The session cookie carries only a random secret; the session itself
- * (its stores, its times) lives in the database under the secret's hash, so the server can end it. The install
- * attempt holds the PKCE verifier and state of an install in progress and lives only as long as the platform's
- * consent request (10 minutes), so an abandoned attempt disappears by itself.
+ * Two cookies. The session cookie is a random secret and nothing else; the session itself (its stores, its times)
+ * lives in the database under the secret's hash, so the server can end it, and a cookie opens something only if its
+ * hash is a live session's id. Sealing it added nothing to that (a 256-bit random value cannot be guessed, and a
+ * sealed copy is as good as the secret to whoever steals it) but cost a key derivation and a decryption on every
+ * request. The install attempt cookie is sealed (encrypted and signed): it holds the PKCE verifier and state of an
+ * install in progress and lives only as long as the platform's consent request (10 minutes), so an abandoned attempt
+ * disappears by itself.
  */
 
 type SessionCookie = { sid?: unknown };
@@ -68,13 +71,26 @@ export function installAttemptOptions(): SessionOptions {
   return { cookieName: cookieName("app_install"), password: env.SESSION_SECRET, ttl: ATTEMPT_TTL_SECONDS, cookieOptions: cookieOptions() };
 }
 
-async function sessionCookie(): Promise<IronSession<SessionCookie>> {
-  return getIronSession<SessionCookie>(await cookies(), sessionOptions());
+/**
+ * The secret this browser's session cookie carries (anything, to be checked with isSessionSecret). A cookie sealed
+ * by an earlier version of the app (iron-session) is still read, for the 12 hours such a cookie can live.
+ */
+async function cookieSecret(): Promise<unknown> {
+  const value = (await cookies()).get(sessionOptions().cookieName)?.value;
+  if (!value || isSessionSecret(value)) return value;
+  return (await unsealData<SessionCookie>(value, { password: env.SESSION_SECRET })).sid;
 }
 
-/** The database id of the session this browser's cookie names (null without one). Unsealed once per request. */
+/** The session cookie as the browser keeps it: the secret, or "" with no lifetime to delete it. */
+async function setSessionCookie(secret: string): Promise<void> {
+  // The cookie's lifetime as iron-session set it for the sealed cookie: a minute short of the session's lifetime.
+  const maxAge = secret ? SESSION_COOKIE_TTL_SECONDS - 60 : 0;
+  (await cookies()).set(sessionOptions().cookieName, secret, { ...cookieOptions(), maxAge });
+}
+
+/** The database id of the session this browser's cookie names (null without one). Read once per request. */
 export const currentSessionId = cache(async (): Promise<string | null> => {
-  const { sid } = await sessionCookie();
+  const sid = await cookieSecret();
   return isSessionSecret(sid) ? sessionIdOf(sid) : null;
 });
 
@@ -115,21 +131,20 @@ export const currentSession = cache(async (): Promise<CurrentSession | null> => 
 
 /** Route handlers only: a new session holding these stores (and the stores of this browser's live session). */
 export async function startSession(db: Db, storeIds: readonly number[]): Promise<void> {
-  const cookie = await sessionCookie();
-  const previousId = isSessionSecret(cookie.sid) ? sessionIdOf(cookie.sid) : null;
+  const sid = await cookieSecret();
+  const previousId = isSessionSecret(sid) ? sessionIdOf(sid) : null;
   const { secret } = await signIn(db, { previousId, storeIds, now: new Date() });
-  cookie.sid = secret;
-  await cookie.save();
+  await setSessionCookie(secret);
 }
 
 /** Route handlers only: ends this browser's session on the server. */
 export async function endSession(db: Db): Promise<void> {
-  const cookie = await sessionCookie();
-  const id = isSessionSecret(cookie.sid) ? sessionIdOf(cookie.sid) : null;
+  const sid = await cookieSecret();
+  const id = isSessionSecret(sid) ? sessionIdOf(sid) : null;
   await signOut(db, id);
   // A cookie naming a session stays: its secret opens nothing any more, but it lets this browser be told, on a store
   // page it bookmarked, that it signed out of that store (lib/lost-access.ts) rather than meet a bare 404.
-  if (id === null) cookie.destroy();
+  if (id === null) await setSessionCookie("");
 }
 
 /**

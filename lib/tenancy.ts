@@ -2,11 +2,10 @@ import "server-only";
 import { notFound } from "next/navigation";
 import { cache } from "react";
 import type { DbOrTx } from "@/db/client";
-import { getDb } from "@/db/index";
 import { findSessionStoreAccess } from "@/db/queries/sessions";
 import type { Install } from "@/db/schema";
 import { isClosed } from "@/lib/installs/state";
-import { afterSessionRead, currentSessionId } from "@/lib/session";
+import { currentSession } from "@/lib/session";
 import { grantCutoff, sessionVerdict, shouldTouch } from "@/lib/session-policy";
 
 /**
@@ -63,19 +62,13 @@ export async function resolveStoreAccess(
 
 /**
  * Calls notFound() for a store this browser may not open; otherwise the store and its install row. Memoised per
- * request and store, so a layout and its page share one query.
+ * request and store, and answered from the request's one session lookup (currentSession: the session's open stores,
+ * an expired session ended, last_seen_at moved), which the store shell reads too: one query for both.
  */
 export const requireStore = cache(async (storeIdParam: string): Promise<StoreAccess> => {
-  const [db, sessionId] = await Promise.all([getDb(), currentSessionId()]);
-  const now = new Date();
-  const decision = await resolveStoreAccess(db, sessionId, storeIdParam, now);
-  if (!decision.ok) {
-    if (decision.reason === "session_expired" && sessionId) {
-      // Stryker disable next-line StringLiteral: equivalent, afterSessionRead ends the session for any action but "touch"
-      afterSessionRead(db, sessionId, "end", now);
-    }
-    notFound();
-  }
-  if (decision.touch && sessionId) afterSessionRead(db, sessionId, "touch", now);
-  return { storeId: decision.storeId, install: decision.install };
+  // A malformed id parses to null, which no install's store id equals.
+  const storeId = parseStoreId(storeIdParam);
+  const install = (await currentSession())?.installs.find((row) => row.storeId === storeId);
+  if (!install) notFound();
+  return { storeId: install.storeId, install };
 });

@@ -12,19 +12,8 @@ export const WEBHOOK_BODY_DEADLINE_MS = 10_000;
 
 export type BodyResult = { ok: true; body: Buffer } | { ok: false; reason: "too_large" | "bad_length" | "timeout" };
 
-class BodyDeadline extends Error {}
-
-/** The next chunk, or BodyDeadline once the deadline has passed. */
-function readBefore(
-  reader: ReadableStreamDefaultReader<Uint8Array>,
-  deadlineAt: number,
-): Promise<ReadableStreamReadResult<Uint8Array>> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new BodyDeadline()), Math.max(0, deadlineAt - Date.now()));
-  });
-  return Promise.race([reader.read(), deadline]).finally(() => clearTimeout(timer));
-}
+/** What the deadline's promise settles with, so a read that lost the race is told apart without an exception. */
+const TIMED_OUT = Symbol("timed out");
 
 export async function readLimitedBody(
   request: Request,
@@ -42,26 +31,29 @@ export async function readLimitedBody(
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
   let total = 0;
-  const deadlineAt = Date.now() + deadlineMs;
-  for (;;) {
-    let chunk: ReadableStreamReadResult<Uint8Array>;
-    try {
-      chunk = await readBefore(reader, deadlineAt);
-    } catch (error) {
-      if (!(error instanceof BodyDeadline)) throw error;
+  // One timer for the whole body, raced by every read (not one timer per chunk).
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const deadline = new Promise<typeof TIMED_OUT>((resolve) => {
+    timer = setTimeout(resolve, deadlineMs, TIMED_OUT);
+  });
+  try {
+    for (;;) {
+      const chunk = await Promise.race([reader.read(), deadline]);
       // The stream is left as it is, not cancelled: under Next, cancelling a request body still being sent holds
       // back the answer until the sender finishes. The 408 goes out with `Connection: close`, which ends it.
-      return { ok: false, reason: "timeout" };
+      if (chunk === TIMED_OUT) return { ok: false, reason: "timeout" };
+      const { done, value } = chunk;
+      if (done) break;
+      total += value.byteLength;
+      if (total > limit) {
+        // Stop pulling: the rest of the stream is never buffered.
+        await reader.cancel().catch(() => {});
+        return { ok: false, reason: "too_large" };
+      }
+      chunks.push(value);
     }
-    const { done, value } = chunk;
-    if (done) break;
-    total += value.byteLength;
-    if (total > limit) {
-      // Stop pulling: the rest of the stream is never buffered.
-      await reader.cancel().catch(() => {});
-      return { ok: false, reason: "too_large" };
-    }
-    chunks.push(value);
+  } finally {
+    clearTimeout(timer);
   }
   return { ok: true, body: Buffer.concat(chunks, total) };
 }

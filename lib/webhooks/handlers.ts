@@ -1,9 +1,7 @@
-import { rawQuery, type Db, type DbOrTx, type RawQuery } from "@/db/client";
+import { rawQuery, transactionQuery, type Db, type DbOrTx } from "@/db/client";
 import { findInstall } from "@/db/queries/installs";
 import { applyOrderEvent, type OrderEventInput } from "@/db/queries/order-events";
 import { recordUninstall } from "@/lib/installs/record-state";
-import { timeStatement } from "@/lib/observability/database";
-import { inTransaction } from "@/lib/jobs/boss";
 import type { Logger } from "@/lib/log";
 import type { WebhookEvent } from "./envelope";
 
@@ -81,11 +79,9 @@ export async function applyOrderWebhookWithFollowUp(
   followUp: FollowUp,
 ): Promise<{ duplicate: true } | { duplicate: false; effect: EventEffect }> {
   return db.transaction(async (tx) => {
-    // The same statement as the fast path, on the transaction's connection.
-    // Timed like the fast path's statement (rawQuery), so traces and metrics see it.
-    const query: RawQuery = async <T>(text: string, params: unknown[]) =>
-      (await timeStatement(text, () => inTransaction(tx).executeSql(text, params))).rows as T[];
-    const result = await applyOrderEvent(query, orderEventInput(event, context.deliveryId));
+    // The same statement as the fast path, prepared and timed like it, on the transaction's connection: straight to
+    // the driver, not through drizzle's query building.
+    const result = await applyOrderEvent(transactionQuery(tx), orderEventInput(event, context.deliveryId));
     if (!result.claimed) return { duplicate: true as const };
     if (!result.installed) return { duplicate: false as const, effect: "no_install" as const };
     await followUp(tx, event);

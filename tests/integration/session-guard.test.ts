@@ -20,7 +20,7 @@ import {
   startSession,
 } from "@/lib/session";
 import { signIn } from "@/lib/session-lifecycle";
-import { ABSOLUTE_LIFETIME_MS, IDLE_TIMEOUT_MS, newSessionSecret, sessionIdOf } from "@/lib/session-policy";
+import { ABSOLUTE_LIFETIME_MS, IDLE_TIMEOUT_MS, isSessionSecret, newSessionSecret, sessionIdOf } from "@/lib/session-policy";
 import { requireStore } from "@/lib/tenancy";
 import { receiveWebhookOutcome } from "@/lib/webhooks/receive";
 import { sampleEnvelope, signDelivery } from "@/lib/webhooks/samples";
@@ -320,12 +320,37 @@ describe("the session cookie", () => {
     const other = await browserWithSession([101]);
     await sealCookie("app_session", { sid: "garbage" });
     await endSession(handle.db);
-    expect(next.jar.get("app_session")?.value).toBe("");
+    expect(next.jar.get("app_session")).toEqual({ value: "", options: { httpOnly: true, secure: false, sameSite: "lax", path: "/", maxAge: 0 } });
     expect(await findSession(handle.db, other)).not.toBeNull();
     next.jar.clear();
     await endSession(handle.db);
     expect(next.jar.get("app_session")?.value).toBe("");
     expect(await findSession(handle.db, other)).not.toBeNull();
+  });
+});
+
+describe("the session cookie's value", () => {
+  it("is the bare secret, read without any key derivation; a cookie sealed by an earlier version still opens its session", async () => {
+    clockAt(T0);
+    await startSession(handle.db, [101]);
+    const cookie = next.jar.get("app_session") as Cookie;
+    expect(isSessionSecret(cookie.value)).toBe(true);
+    expect(await currentSessionId()).toBe(sessionIdOf(cookie.value));
+    const sealed = await browserWithSession([102]);
+    expect(next.jar.get("app_session")?.value).toMatch(/^Fe26\.2\*/);
+    expect(await currentSessionId()).toBe(sealed);
+    expect(await refused("102")).toBe(false);
+  });
+
+  it("opens nothing when it is a well-formed secret of no session, or a session's id instead of its secret", async () => {
+    clockAt(T0);
+    const id = await browserWithSession([101]);
+    next.jar.set("app_session", { value: newSessionSecret(), options: {} });
+    expect(await currentSession()).toBeNull();
+    expect(await refused("101")).toBe(true);
+    next.jar.set("app_session", { value: id, options: {} });
+    expect(await currentSessionId()).toBeNull();
+    expect(await refused("101")).toBe(true);
   });
 });
 

@@ -13,7 +13,8 @@ export const dynamic = "force-dynamic";
 
 export async function POST(request: Request): Promise<Response> {
   const started = performance.now();
-  const logger = log.with({ requestId: acceptOrCreateRequestId(request.headers.get("x-request-id")) });
+  // The request id only names log lines: made when one is written, not for every delivery.
+  const logger = log.with(() => ({ requestId: acceptOrCreateRequestId(request.headers.get("x-request-id")) }));
   let db, jobs;
   try {
     [db, jobs] = await Promise.all([getDb(), getJobs()]);
