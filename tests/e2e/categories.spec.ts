@@ -184,6 +184,8 @@ test("reorders with the move buttons, with the keyboard and by dragging, and the
   await page.mouse.move(target.x + target.width / 2, target.y - 10, { steps: 20 });
   await page.mouse.up();
   await expect.poll(() => topLevelNames(page)).toEqual(["Soldes", "Abayas", "Robes", ...FIXTURE_TOP_LEVEL.slice(2, 6)]);
+  // The list moves at once; the save is done when the outcome is announced. A reload before it would read the old order.
+  await expect(page.getByRole("status").filter({ hasText: "Moved “Soldes” to position 1 of 7." })).toBeVisible();
 
   await page.reload();
   await expect.poll(() => topLevelNames(page)).toEqual(["Soldes", "Abayas", "Robes", ...FIXTURE_TOP_LEVEL.slice(2, 6)]);
