@@ -1,7 +1,6 @@
 import { mkdir, readFile, unlink, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
-import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import { drizzle as drizzlePostgres } from "drizzle-orm/postgres-js";
@@ -11,22 +10,9 @@ import { timeStatement } from "@/lib/observability/database";
 import { migrateJobs } from "../lib/jobs/boss";
 import * as schema from "./schema";
 
-/** Either driver: the embedded PGlite or postgres.js against a server. Query code is written against this. */
-export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
-/** A transaction handle is a Db too, so query functions accept either. */
-export type DbOrTx = Db | Parameters<Parameters<Db["transaction"]>[0]>[0];
+import type { DatabaseHandle, Db, DbOrTx } from "./types";
 
-export type DatabaseHandle = {
-  db: Db;
-  kind: "embedded" | "server";
-  /** Where it lives, without credentials (safe to print). */
-  location: string;
-  /** The server's URL, credentials included (never print it): for the job engine's own pool (lib/jobs/boss.ts). */
-  connectionString?: string;
-  /** The app's tables (db/migrations), then the job engine's schema and queues (lib/jobs/boss.ts). */
-  migrate(): Promise<void>;
-  close(): Promise<void>;
-};
+export type { DatabaseHandle, Db, DbOrTx } from "./types";
 
 export const MIGRATIONS_FOLDER = path.join(process.cwd(), "db", "migrations");
 

@@ -1,7 +1,7 @@
 import { PGlite } from "@electric-sql/pglite";
 import { sql } from "drizzle-orm";
 import { fromDrizzle, fromPglite, PgBoss, type ConstructorOptions } from "pg-boss";
-import type { DatabaseHandle, DbOrTx } from "@/db/client";
+import type { DatabaseHandle, DbOrTx } from "@/db/types";
 import { log } from "@/lib/log";
 import { QUEUES } from "./queues";
 

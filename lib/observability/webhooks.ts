@@ -1,4 +1,4 @@
-import type { WebhookOutcome } from "@/lib/webhooks/receive";
+import type { WebhookOutcome } from "@/lib/webhooks/outcome";
 import { recordWebhookDelivery, type WebhookOutcomeLabel } from "./metrics";
 import { withSpan } from "./trace";
 

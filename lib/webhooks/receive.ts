@@ -5,7 +5,8 @@ import { observeDelivery } from "@/lib/observability/webhooks";
 import { withSpan, withSpanSync } from "@/lib/observability/trace";
 import { readLimitedBody, WEBHOOK_MAX_BODY_BYTES } from "./body";
 import { parseEnvelope } from "./envelope";
-import { applyEvent, applyOrderWebhook, applyOrderWebhookWithFollowUp, type EventEffect, type FollowUp } from "./handlers";
+import { applyEvent, applyOrderWebhook, applyOrderWebhookWithFollowUp, type FollowUp } from "./handlers";
+import type { WebhookOutcome } from "./outcome";
 import { checkSignatureHeaders, verifySignature } from "./signature";
 
 /**
@@ -41,12 +42,7 @@ export type WebhookDeliveryInput = {
   eventHeader: string | null;
 };
 
-export type WebhookOutcome = {
-  status: number;
-  body: { ok: true; duplicate: boolean; effect?: EventEffect } | { ok: false; error: string };
-  /** The connection is closed after the answer: its sender stopped sending mid-body. */
-  close?: boolean;
-};
+export type { WebhookOutcome } from "./outcome";
 
 const DELIVERY_ID = /^[A-Za-z0-9_.:-]{1,200}$/;
 

@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import { AppLink } from "@/components/app-link";
 import { orDatabaseUnavailable } from "@/components/database-unavailable";
 import { getUi } from "@/i18n/server";
+import { storeHref } from "@/lib/sections";
 import { requireStore } from "@/lib/tenancy";
 
 export async function generateMetadata(): Promise<Metadata> {
@@ -43,7 +44,7 @@ async function Confirm({ searchParams }: { searchParams: Promise<{ storeId?: str
           {t("Shell.signOutEverywhereConfirm")}
         </button>
         <AppLink
-          href={`/stores/${storeId}`}
+          href={storeHref(storeId)}
           className="inline-flex min-h-11 items-center rounded-md border border-slate-300 px-4 py-2 text-sm font-medium hover:bg-white"
         >
           {t("Shell.signOutEverywhereCancel")}
