@@ -73,7 +73,7 @@ export function installAttemptOptions(): SessionOptions {
 
 /**
  * The secret this browser's session cookie carries (anything, to be checked with isSessionSecret). A cookie sealed
- * by an earlier version of the app (iron-session) is still read, for the 12 hours such a cookie can live.
+ * by an earlier version of the app (iron-session) is still read, for as long as such a cookie can live.
  */
 async function cookieSecret(): Promise<unknown> {
   const value = (await cookies()).get(sessionOptions().cookieName)?.value;
