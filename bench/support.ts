@@ -5,6 +5,8 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { readFileSync } from "node:fs";
 import path from "node:path";
+import { openDatabase } from "@/db/client";
+import { installs } from "@/db/schema";
 import { createScratchDatabase, type ScratchDatabase } from "@/db/scratch";
 import { DEV_APP } from "@/lib/dev-app";
 
@@ -107,4 +109,24 @@ export function percentile(sorted: number[], p: number): number {
   if (sorted.length === 0) return Number.NaN;
   const index = Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1);
   return sorted[Math.max(0, index)]!;
+}
+
+/** Migrates a bench database and installs one store per id, so webhooks for those stores apply (never calls out). */
+export async function seedWebhookStores(databaseUrl: string, storeIds: readonly number[]): Promise<void> {
+  const handle = await openDatabase({ url: databaseUrl, maxConnections: 1 });
+  try {
+    await handle.migrate();
+    await handle.db.insert(installs).values(
+      storeIds.map((storeId) => ({
+        storeId,
+        installId: 9000 + storeId,
+        storeName: `Bench store ${storeId}`,
+        scopes: ["orders:read"],
+        tokenCiphertext: "not-a-real-token",
+        tokenKeyId: "bench",
+      })),
+    );
+  } finally {
+    await handle.close();
+  }
 }

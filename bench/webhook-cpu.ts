@@ -16,9 +16,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync, mkdirSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { openDatabase } from "@/db/client";
-import { installs } from "@/db/schema";
-import { BENCH_DIST_DIR, REFERENCE_DIR, benchDatabase, cpuMs, freePort, productionEnv, stopProcess, waitForStatus } from "./support";
+import { BENCH_DIST_DIR, REFERENCE_DIR, benchDatabase, cpuMs, freePort, productionEnv, seedWebhookStores, stopProcess, waitForStatus } from "./support";
 import { deliveries, drive } from "./webhooks";
 
 const option = (name: string) => process.argv.find((arg) => arg.startsWith(`--${name}=`))?.split("=")[1];
@@ -48,19 +46,7 @@ async function main(): Promise<void> {
   const database = await benchDatabase("bench_webhook_cpu");
   const servers: ChildProcess[] = [];
   try {
-    const handle = await openDatabase({ url: database.url, maxConnections: 1 });
-    await handle.migrate();
-    await handle.db.insert(installs).values(
-      Object.values(STORES).map((storeId) => ({
-        storeId,
-        installId: 9000 + storeId,
-        storeName: `Bench store ${storeId}`,
-        scopes: ["orders:read"],
-        tokenCiphertext: "not-a-real-token",
-        tokenKeyId: "bench",
-      })),
-    );
-    await handle.close();
+    await seedWebhookStores(database.url, Object.values(STORES));
     const sides: Side[] = BASE ? ["app", "floor", "base"] : ["app", "floor"];
     const processes = {} as Record<Side, ChildProcess>;
     const urls = {} as Record<Side, URL>;

@@ -15,8 +15,6 @@ import { existsSync } from "node:fs";
 import http from "node:http";
 import path from "node:path";
 import postgres from "postgres";
-import { openDatabase } from "@/db/client";
-import { installs } from "@/db/schema";
 import { DEV_APP } from "@/lib/dev-app";
 import { sampleEnvelope, signDelivery, type SignedDelivery } from "@/lib/webhooks/samples";
 import { floorReceiver } from "./reference/lib/floor-webhook";
@@ -27,6 +25,7 @@ import {
   freePort,
   percentile,
   productionEnv,
+  seedWebhookStores,
   startNext,
   startReference,
   stopProcess,
@@ -137,19 +136,7 @@ export async function benchWebhooks(): Promise<BenchResult> {
   const database = await benchDatabase("bench_webhooks");
   const servers: ChildProcess[] = [];
   try {
-    const handle = await openDatabase({ url: database.url, maxConnections: 1 });
-    await handle.migrate();
-    await handle.db.insert(installs).values(
-      Object.values(STORES).map((storeId) => ({
-        storeId,
-        installId: 9000 + storeId,
-        storeName: `Bench store ${storeId}`,
-        scopes: ["orders:read"],
-        tokenCiphertext: "not-a-real-token",
-        tokenKeyId: "bench",
-      })),
-    );
-    await handle.close();
+    await seedWebhookStores(database.url, Object.values(STORES));
 
     const ports = { app: await freePort(), floor: await freePort(), bare: await freePort() };
     const processes = {
