@@ -125,7 +125,7 @@ test("with OTEL_EXPORTER_OTLP_ENDPOINT set, a delivery's spans reach the collect
   const receiver = await startOtlpReceiver();
   const dataDir = await mkdtemp(path.join(os.tmpdir(), "obs-e2e-"));
   const port = await freePort();
-  const env: NodeJS.ProcessEnv = { ...e2eAppEnv(), NODE_ENV: "production", PORT: String(port), APP_URL: `http://localhost:${port}`, LOG_LEVEL: "info" };
+  const env: NodeJS.ProcessEnv = { ...e2eAppEnv(), NODE_ENV: "production", PORT: String(port), APP_URL: `http://localhost:${port}`, LOG_LEVEL: "debug" };
   delete env.METRICS_SECRET;
   // Its own embedded database, on either suite: the suite's embedded one is locked by the suite's server, and on the
   // suite's PostgreSQL database the sample order it receives would show up in the other specs' order lists.
@@ -165,6 +165,7 @@ test("with OTEL_EXPORTER_OTLP_ENDPOINT set, a delivery's spans reach the collect
     // Next's own span for the request is the root of the same trace.
     expect(trace.some((span) => span.spanId === receive.parentSpanId)).toBe(true);
 
+    // An accepted delivery logs at debug (LOG_LEVEL above): its line carries the trace id too.
     const lines = output.split("\n").filter((line) => line.startsWith("{"));
     expect(lines.some((line) => line.includes(`"trace_id":"${receive.traceId}"`))).toBe(true);
   } finally {
