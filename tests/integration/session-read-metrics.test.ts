@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import type { DatabaseHandle } from "@/db/client";
-import { findSession } from "@/db/queries/sessions";
+import { findEndedGrant, findSession } from "@/db/queries/sessions";
 import { sessions } from "@/db/schema";
 import { renderMetrics } from "@/lib/observability/registry";
 import { currentSession } from "@/lib/session";
@@ -12,7 +12,8 @@ import { sampleValue } from "@/tests/helpers/metrics-text";
 
 /**
  * What a page's session read counts: a session found past one of its limits is counted as ended, with the limit
- * as its reason, when the page finds it (its row is deleted after the response). A live session counts nothing.
+ * as its reason, when the page finds it (its row is deleted after the response, its stores remembered as expired).
+ * A live session counts nothing.
  * Next's cookies() and after() are stood in for by a cookie jar holding the bare secret and a queue, as in
  * session-guard.test.ts; the database is a real one.
  */
@@ -82,6 +83,8 @@ describe("a page's session read", () => {
     expect(await ended("lifetime_expired")).toBe(lifetime);
     for (const work of next.afterQueue.splice(0)) await work();
     expect(await findSession(handle.db, id)).toBeNull();
+    // Remembered as expired, not signed out: lib/lost-access.ts tells this browser its session ended.
+    expect((await findEndedGrant(handle.db, id, 101))?.reason).toBe("expired");
   });
 
   it("counts a session found past its 12 hours as ended, lifetime_expired", async () => {
