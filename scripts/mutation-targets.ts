@@ -26,7 +26,14 @@ export const MUTATION_GROUPS: MutationGroup[] = [
   {
     name: "webhook-receive",
     mutate: ["lib/webhooks/receive.ts", "lib/webhooks/body.ts"],
-    testFiles: ["tests/unit/webhook-answers.test.ts", "tests/integration/webhook-receive.test.ts", "tests/unit/webhook-early-refusal.test.ts"],
+    testFiles: [
+      "tests/unit/webhook-answers.test.ts",
+      "tests/integration/webhook-receive.test.ts",
+      "tests/unit/webhook-early-refusal.test.ts",
+      // What the receiver leaves beside its answer (log lines, spans), and follow-ups on any event.
+      "tests/unit/webhook-receiver-trail.test.ts",
+      "tests/integration/webhook-follow-up.test.ts",
+    ],
   },
   {
     name: "token-cipher",
@@ -64,6 +71,8 @@ export const MUTATION_GROUPS: MutationGroup[] = [
       "tests/integration/sessions.test.ts",
       // The metrics a sign-in and sign-out count (their labels are part of session-lifecycle.ts).
       "tests/integration/observability-metrics.test.ts",
+      // What a page's session read counts: a session found expired is counted as ended (lib/session.ts).
+      "tests/integration/session-read-metrics.test.ts",
     ],
   },
   {

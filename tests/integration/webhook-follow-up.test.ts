@@ -1,0 +1,70 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import type { DatabaseHandle } from "@/db/client";
+import { findEvent } from "@/db/queries/webhook-events";
+import { configureLog, setLogSink } from "@/lib/log";
+import type { FollowUp } from "@/lib/webhooks/handlers";
+import { receiveWebhookOutcome } from "@/lib/webhooks/receive";
+import { sampleEnvelope, signDelivery } from "@/lib/webhooks/samples";
+import { createTestDatabase, databaseKind } from "../helpers/database";
+import { saveFixtureStores } from "../helpers/fixture-stores";
+
+/**
+ * A webhook's follow-up (lib/jobs/webhook-follow-ups.ts sends a job from one) runs in the transaction that claims the
+ * event, for any event, not only orders: once per event, not for a duplicate, and a follow-up that fails leaves the
+ * event unclaimed so the platform's retry brings it back. An accepted delivery and a duplicate each leave a debug
+ * line. The follow-ups here record what they were given; tests/integration/jobs.test.ts sends a real job.
+ */
+
+const SECRET = "svcwhsec_" + "5e".repeat(24);
+
+let handle: DatabaseHandle;
+let lines: Record<string, unknown>[] = [];
+let restore: (() => void)[] = [];
+
+beforeAll(async () => {
+  handle = await createTestDatabase();
+  await saveFixtureStores(handle.db);
+  restore = [setLogSink((line) => lines.push(JSON.parse(line) as Record<string, unknown>)), configureLog({ level: "debug", format: "json" })];
+});
+afterAll(async () => {
+  for (const undo of restore.reverse()) undo();
+  await handle?.close();
+});
+beforeEach(() => {
+  lines = [];
+});
+
+function deliver(envelope: Record<string, unknown>, followUps: Partial<Record<string, FollowUp>>, deliveryId?: string) {
+  const signed = signDelivery(envelope, SECRET, { deliveryId });
+  const request = new Request("http://app.test/api/webhooks", { method: "POST", body: new Uint8Array(signed.body), headers: signed.headers });
+  return receiveWebhookOutcome(request, { db: handle.db, secret: SECRET, followUps });
+}
+
+describe(`a webhook's follow-up (${databaseKind()})`, () => {
+  it("runs once for an app event, with the event, and not for its duplicate; each answer leaves its debug line", async () => {
+    const seen: unknown[] = [];
+    const followUps = { "app.uninstalled": async (_tx: unknown, event: { id: string; event: string }) => void seen.push([event.id, event.event]) };
+    const envelope = sampleEnvelope("app.uninstalled", { storeId: 102, installId: 2 });
+    expect(await deliver(envelope, followUps)).toMatchObject({ status: 200, body: { ok: true, duplicate: false } });
+    expect(lines.map((line) => line.msg)).toEqual(["webhook applied"]);
+    expect(await deliver(envelope, followUps)).toMatchObject({ status: 200, body: { ok: true, duplicate: true } });
+    expect(lines.map((line) => line.msg)).toEqual(["webhook applied", "webhook duplicate acknowledged"]);
+    expect(seen).toEqual([[String(envelope.id), "app.uninstalled"]]);
+  });
+
+  it("that fails leaves the event unclaimed: the answer is 503 and the redelivery is applied", async () => {
+    const envelope = sampleEnvelope("app.uninstalled", { storeId: 201, installId: 3 });
+    const failing = { "app.uninstalled": async () => Promise.reject(new Error("queue unavailable")) };
+    expect(await deliver(envelope, failing)).toMatchObject({ status: 503, body: { ok: false, error: "temporarily_unavailable" } });
+    expect(await findEvent(handle.db, String(envelope.id))).toBeNull();
+    expect(await deliver(envelope, {})).toMatchObject({ status: 200, body: { ok: true, duplicate: false } });
+  });
+
+  it("of an order event keeps the delivery id with the claimed event", async () => {
+    const envelope = sampleEnvelope("order.created", { storeId: 101, orderId: 8801 });
+    let ran = 0;
+    expect(await deliver(envelope, { "order.created": async () => void (ran += 1) }, "dlv_follow_up_1")).toMatchObject({ status: 200, body: { effect: "order_inserted" } });
+    expect(ran).toBe(1);
+    expect((await findEvent(handle.db, String(envelope.id)))?.deliveryId).toBe("dlv_follow_up_1");
+  });
+});
