@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, lt, sql, type SQL } from "drizzle-orm";
+import { and, asc, eq, inArray, isNull, lt, or, type SQL } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { deleteOrdersOfStores } from "@/db/queries/orders";
 import { deleteEndedGrantsBefore, deleteExpiredSessions } from "@/db/queries/sessions";
@@ -38,7 +38,9 @@ export type PurgeResult = {
 function closedBefore(cutoff: Date): SQL {
   return and(
     inArray(installs.state, closedInstallStates()),
-    lt(sql`coalesce(${installs.uninstalledAt}, ${installs.stateChangedAt})`, cutoff),
+    // coalesce(uninstalled_at, state_changed_at) < cutoff, spelled with the columns themselves so the driver maps the
+    // date as each column's type (postgres.js refuses a Date bound against a raw SQL expression).
+    or(lt(installs.uninstalledAt, cutoff), and(isNull(installs.uninstalledAt), lt(installs.stateChangedAt, cutoff))),
   ) as SQL;
 }
 
