@@ -193,8 +193,9 @@ describe.skipIf(unavailable !== null)("database outage (a PostgreSQL server of t
     // A proxy that holds each new connection back for a moment: the statement's deadline passes while the pool's
     // only connection is still being opened. postgres.js 3.4.9, unpatched, then opens it, skips the withdrawn
     // statement and never hands the connection back: every later statement waits forever
-    // (patches/postgres+3.4.9.patch).
-    const { proxy, port } = await slowProxy(server.port, 400);
+    // (patches/postgres+3.4.9.patch). The hold is well past the deadline's slow-pool allowance (4 × 100 ms): at 400 ms
+    // the connection and the deadline raced, and on a loaded machine the connection sometimes won.
+    const { proxy, port } = await slowProxy(server.port, 1_500);
     const slow = await openDatabase({ url: `postgres://postgres@127.0.0.1:${port}/postgres`, maxConnections: 1 });
     try {
       const query = rawQuery(slow.db);
