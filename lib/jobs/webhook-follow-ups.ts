@@ -1,6 +1,6 @@
 import type { PgBoss } from "pg-boss";
 import type { FollowUp } from "@/lib/webhooks/handlers";
-import { inTransaction } from "./boss";
+import { inTransaction } from "./in-transaction";
 import { JOB } from "./queues";
 import type { NewOrderJob } from "./runtime";
 

@@ -12,8 +12,9 @@ import { startEmulator, type RunningEmulator } from "@/emulator/src/index";
 import { saveInstalledStores } from "@/lib/installs/tokens";
 import { enqueueBackfills, retryBackfill } from "@/lib/jobs/backfill";
 import { JOB_SCHEMA, startBoss } from "@/lib/jobs/boss";
+import { inTransaction } from "@/lib/jobs/in-transaction";
 import { JOB } from "@/lib/jobs/queues";
-import { fanOutPolls, sendDueWork, startWorker, type JobWorker } from "@/lib/jobs/runtime";
+import { fanOutPolls, NEW_ORDER_BATCH_SIZE, sendDueWork, startWorker, type JobWorker } from "@/lib/jobs/runtime";
 import { lastErrors, queueStats, retryJob } from "@/lib/jobs/stats";
 import { workUntil } from "@/lib/jobs/drain";
 import { setLogSink } from "@/lib/log";
@@ -183,6 +184,39 @@ describe(`jobs (${databaseKind()})`, () => {
     expect(jobs.map((job) => job.data)).toEqual([{ storeId: 101, orderId: 7001, eventId: String(created.id) }]);
     expect(await findOrder(handle.db, 101, 7001)).not.toBeNull();
   });
+
+  it("inTransaction: a job sent through it commits or rolls back with the transaction, and array parameters bind", async () => {
+    await handle.db
+      .transaction(async (tx) => {
+        await sender.send(JOB.newOrder, { storeId: 101, orderId: 1, eventId: "evt_0a" }, { db: inTransaction(tx) });
+        throw new Error("rolled back");
+      })
+      .catch(() => {});
+    const id = await handle.db.transaction((tx) => sender.send(JOB.newOrder, { storeId: 101, orderId: 2, eventId: "evt_0b" }, { db: inTransaction(tx) }));
+    expect(id).toMatch(/^[0-9a-f-]{36}$/);
+    expect((await sender.findJobs<{ eventId: string }>(JOB.newOrder)).map((job) => job.data.eventId)).toEqual(["evt_0b"]);
+    // pg-boss binds ids as `ANY($2::uuid[])` (cancel, complete, fail): the array goes through whole.
+    await handle.db.transaction((tx) => sender.cancel(JOB.newOrder, [id!, "00000000-0000-0000-0000-000000000000"], { db: inTransaction(tx) }));
+    expect((await sender.findJobs(JOB.newOrder, { id: id! }))[0]?.state).toBe("cancelled");
+    const { rows } = await inTransaction(handle.db).executeSql("select array_to_json($1::text[]) as elements", [['a"b', "c\\d", null, "{e,f}"]]);
+    expect(rows[0].elements).toEqual(['a"b', "c\\d", null, "{e,f}"]);
+  });
+
+  it("the new-order worker takes its jobs in batches: a backlog is worked at once, not one job per polling interval", async () => {
+    const count = NEW_ORDER_BATCH_SIZE * 2 + 20;
+    await sender.insert(JOB.newOrder, Array.from({ length: count }, (_, index) => ({ data: { storeId: 101, orderId: index, eventId: `evt_${index}` } })));
+    let worker: JobWorker | undefined;
+    try {
+      const started = Date.now();
+      worker = await startWorker(handle, { pollingIntervalSeconds: 2 });
+      // One job a fetch, with the 2 s interval between fetches, this backlog took minutes.
+      await until("the backlog completed", async () => (await sender.findJobs(JOB.newOrder)).every((job) => job.state === "completed"), 20_000);
+      expect(Date.now() - started).toBeLessThan(20_000);
+      expect(await sender.findJobs(JOB.newOrder)).toHaveLength(count);
+    } finally {
+      await worker?.stop(1_000);
+    }
+  }, 60_000);
 
   it("npm run worker refuses the embedded database, saying why and what to do", async () => {
     const child = spawn(process.execPath, ["--import", "tsx", "--conditions=react-server", "scripts/worker.ts"], {
