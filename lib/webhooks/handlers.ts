@@ -69,8 +69,8 @@ export async function applyOrderWebhook(
 }
 
 /**
- * Work an event leads to beyond its effect on the app's rows (lib/jobs/webhook-follow-ups.ts): run inside the
- * transaction that claims the event id, so a job it sends exists exactly once per event.
+ * Work an event leads to beyond its effect on the app's rows (lib/jobs/webhook-follow-ups.ts): run with the claim of
+ * the event id (in its statement or its transaction), so a job it sends exists exactly once per event.
  */
 export type FollowUp = ((tx: DbOrTx, event: WebhookEvent) => Promise<void>) & {
   /**

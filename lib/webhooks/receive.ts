@@ -72,7 +72,7 @@ function outcome(status: number, error: string): WebhookOutcome {
 async function applyOrder(db: Db, event: OrderWebhookEvent, context: { logger: Logger; deliveryId: string | null }, followUp: FollowUp | undefined) {
   const deadlineMs = DATABASE_DEADLINE_MS;
   if (!followUp) return applyOrderWebhook(db, event, { ...context, deadlineMs });
-  // Building it reads nothing from the database but the job engine's queue settings, once: bounded all the same.
+  // Building it reads the database only for the job engine's queue settings, and only the first time: bounded anyway.
   const statement = followUp.inStatement ? await withDeadline(followUp.inStatement(event), deadlineMs) : null;
   if (statement) return applyOrderWebhook(db, event, { ...context, deadlineMs, followUp: statement });
   return withDeadline(applyOrderWebhookWithFollowUp(db, event, context, followUp), deadlineMs);
