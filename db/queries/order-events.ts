@@ -39,7 +39,20 @@ const ORDER_COLUMNS = [
 
 const ITEM_COLUMNS = ["product_id", "variant_id", "product_name", "variant_name", "sku", "price", "quantity", "total", "source"];
 
-export const APPLY_ORDER_EVENT_SQL = `
+/**
+ * A data-modifying statement that runs inside the event's own statement, and only when the event was claimed for a
+ * store with an install: a follow-up (a job sent for the event, lib/jobs/in-statement.ts) that commits with the
+ * event or not at all, in the same one round trip. Built for its place: `param(n)` is how its n-th parameter is
+ * written there, and `claimed` a condition it must hold its writes to. It must be a plain INSERT, UPDATE or DELETE
+ * (PostgreSQL takes data-modifying statements in WITH only at the top level).
+ */
+export type EventStatement = (place: { param: (n: number) => string; claimed: string }) => { sql: string; params: unknown[] };
+
+/** Parameters of the statement below; a follow-up's are numbered after them. */
+const PARAMETERS = 33;
+
+function applyOrderEventSql(followUp?: string): string {
+  return `
 with claim as (
   insert into webhook_events (id, event, store_id, delivery_id)
   values ($1::text, $2::text, $3::int, $4::text)
@@ -82,12 +95,31 @@ history as (
   select $3::int, $5::bigint, $32::text, $33::text, $29::timestamptz, $1::text from target
   on conflict (store_id, order_id, status) do nothing
   returning 1
-)
+)${followUp ? `,
+follow_up as (
+${followUp}
+)` : ""}
 select (select count(*) from claim)::int as claimed,
        (select count(*) from target)::int as installed,
        (select inserted from upserted) as inserted,
        (select count(*) from items_written)::int + (select count(*) from items_trimmed)::int
          + (select count(*) from history)::int as writes`;
+}
+
+export const APPLY_ORDER_EVENT_SQL = applyOrderEventSql();
+
+/** The statement with a follow-up, per follow-up text: the same text each time, so it is prepared once a connection. */
+const withFollowUp = new Map<string, string>();
+
+function statementWith(followUp: string): string {
+  let text = withFollowUp.get(followUp);
+  if (!text) {
+    // A handful of follow-up texts at most (one per job kind); the bound is against a caller that varies it.
+    if (withFollowUp.size >= 100) withFollowUp.clear();
+    withFollowUp.set(followUp, (text = applyOrderEventSql(followUp)));
+  }
+  return text;
+}
 
 function parameters(input: OrderEventInput): unknown[] {
   const { order } = input;
@@ -125,9 +157,17 @@ type Row = { claimed: number; installed: number; inserted: boolean | null };
 export async function applyOrderEvent(
   query: RawQuery,
   input: OrderEventInput,
-  options: { deadlineMs?: number } = {},
+  options: { deadlineMs?: number; followUp?: EventStatement } = {},
 ): Promise<OrderEventResult> {
-  const [row] = await query<Row>(APPLY_ORDER_EVENT_SQL, parameters(input), options);
+  const { deadlineMs, followUp } = options;
+  let text = APPLY_ORDER_EVENT_SQL;
+  let params = parameters(input);
+  if (followUp) {
+    const built = followUp({ param: (n) => `$${PARAMETERS + n}`, claimed: "exists (select 1 from target)" });
+    text = statementWith(built.sql);
+    params = [...params, ...built.params];
+  }
+  const [row] = await query<Row>(text, params, { deadlineMs });
   if (!row || row.claimed === 0) return { claimed: false };
   if (row.installed === 0) return { claimed: true, installed: false };
   const outcome = row.inserted === null ? "stale" : row.inserted ? "inserted" : "updated";

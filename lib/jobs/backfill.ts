@@ -7,7 +7,7 @@ import { upsertOrder } from "@/db/queries/orders";
 import type { Logger } from "@/lib/log";
 import type { Page, PlatformOrder } from "@/lib/platform";
 import { canPoll, describeFailure, SYNC_PAGE_SIZE } from "@/lib/sync/orders-sync";
-import { inTransaction } from "./boss";
+import { inTransaction } from "./in-transaction";
 import { JOB } from "./queues";
 
 /**

@@ -1,7 +1,6 @@
 import { PGlite } from "@electric-sql/pglite";
-import { sql } from "drizzle-orm";
-import { fromDrizzle, fromPglite, PgBoss, type ConstructorOptions } from "pg-boss";
-import type { DatabaseHandle, DbOrTx } from "@/db/types";
+import { fromPglite, PgBoss, type ConstructorOptions } from "pg-boss";
+import type { DatabaseHandle } from "@/db/types";
 import { log } from "@/lib/log";
 import { QUEUES } from "./queues";
 
@@ -84,9 +83,4 @@ export async function migrateJobs(handle: DatabaseHandle): Promise<void> {
   } finally {
     await boss.stop({ graceful: false, close: true });
   }
-}
-
-/** A transaction (or the database) as pg-boss's `db` option: a job sent through it commits or rolls back with it. */
-export function inTransaction(tx: DbOrTx): ReturnType<typeof fromDrizzle> {
-  return fromDrizzle(tx as unknown as Parameters<typeof fromDrizzle>[0], sql);
 }

@@ -1,4 +1,4 @@
-import type { JobResult, JobWithMetadata, PgBoss } from "pg-boss";
+import type { Job, JobResult, JobWithMetadata, PgBoss } from "pg-boss";
 import type { DatabaseHandle } from "@/db/client";
 import { log as rootLogger, type Logger } from "@/lib/log";
 import { recordJobRun } from "@/lib/observability/metrics";
@@ -134,11 +134,32 @@ export async function startWorker(handle: DatabaseHandle, options: WorkerOptions
     return { stores: result.storeIds.length, orders: result.orders, events: result.events, sessions: result.sessions };
   }));
 
-  await boss.work<NewOrderJob>(JOB.newOrder, polling, counted(JOB.newOrder, async ([job]) => {
-    if (!job) return;
+  // One job per order.created webhook, so as many as the store has orders: taken NEW_ORDER_BATCH_SIZE at a time, and
+  // a batch that came back full is followed at once by the next. One at a time, each job cost a fetch and a
+  // completion statement and the loop then waited the 2 s polling interval, so more than one order every 2 s grew
+  // the queue for as long as it lasted. Each job keeps its own outcome (perJobResults): one that throws is failed
+  // and retried alone, the rest of its batch completes.
+  const newOrder = counted(JOB.newOrder, async (job: Job<NewOrderJob>) => {
     // The example follow-up of a webhook: replace with the app's own work (a message, a label, an export).
     logger.info("new order received", { storeId: job.data.storeId, orderId: job.data.orderId, eventId: job.data.eventId });
-  }));
+  });
+  await boss.work<NewOrderJob>(
+    JOB.newOrder,
+    { ...polling, batchSize: NEW_ORDER_BATCH_SIZE, burstWhenBatchFull: true, perJobResults: true },
+    async (jobs) =>
+      Promise.all(
+        jobs.map(async (job): Promise<JobResult> => {
+          try {
+            await newOrder(job);
+            return { id: job.id, status: "completed" };
+          } catch (error) {
+            const message = error instanceof Error ? error.message : "unknown error";
+            logger.warn("new order job failed", { storeId: job.data.storeId, eventId: job.data.eventId, attempt: job.retryCount + 1, error: message });
+            return { id: job.id, status: "failed", output: { message } };
+          }
+        }),
+      ),
+  );
 
   if (options.schedule) {
     for (const { name, cron } of SCHEDULES) await boss.schedule(name, cron, null, { tz: "UTC" });
@@ -153,6 +174,8 @@ export async function startWorker(handle: DatabaseHandle, options: WorkerOptions
   };
 }
 
+/** New-order jobs a worker takes at once (one per order.created webhook). */
+export const NEW_ORDER_BATCH_SIZE = 50;
 /** Poll jobs each poll loop of a worker takes at once (WorkerOptions.pollBatchSize). */
 export const POLL_BATCH_SIZE = 10;
 /** Poll jobs written by one statement of the fan-out. */

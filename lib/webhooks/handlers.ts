@@ -1,6 +1,6 @@
 import { rawQuery, transactionQuery, type Db, type DbOrTx } from "@/db/client";
 import { findInstall } from "@/db/queries/installs";
-import { applyOrderEvent, type OrderEventInput } from "@/db/queries/order-events";
+import { applyOrderEvent, type EventStatement, type OrderEventInput } from "@/db/queries/order-events";
 import { recordUninstall } from "@/lib/installs/record-state";
 import type { Logger } from "@/lib/log";
 import type { WebhookEvent } from "./envelope";
@@ -45,16 +45,19 @@ function orderEventInput(event: OrderWebhookEvent, deliveryId: string | null): O
   };
 }
 
-/** An order event, claimed and applied in one round trip; duplicate when its id was seen before. */
+/**
+ * An order event, claimed and applied in one round trip; duplicate when its id was seen before. A follow-up written
+ * as a statement (FollowUp.inStatement) runs in that same statement, only if the event was claimed for an install.
+ */
 export async function applyOrderWebhook(
   db: Db,
   event: OrderWebhookEvent,
-  context: { logger: Logger; deliveryId: string | null; deadlineMs: number },
+  context: { logger: Logger; deliveryId: string | null; deadlineMs: number; followUp?: EventStatement },
 ): Promise<{ duplicate: true } | { duplicate: false; effect: EventEffect }> {
   const result = await applyOrderEvent(
     rawQuery(db),
     orderEventInput(event, context.deliveryId),
-    { deadlineMs: context.deadlineMs },
+    { deadlineMs: context.deadlineMs, followUp: context.followUp },
   );
   if (!result.claimed) return { duplicate: true };
   if (!result.installed) {
@@ -66,12 +69,18 @@ export async function applyOrderWebhook(
 }
 
 /**
- * Work an event leads to beyond its effect on the app's rows (lib/jobs/webhook-follow-ups.ts): run inside the
- * transaction that claims the event id, so a job it sends exists exactly once per event.
+ * Work an event leads to beyond its effect on the app's rows (lib/jobs/webhook-follow-ups.ts): run with the claim of
+ * the event id (in its statement or its transaction), so a job it sends exists exactly once per event.
  */
-export type FollowUp = (tx: DbOrTx, event: WebhookEvent) => Promise<void>;
+export type FollowUp = ((tx: DbOrTx, event: WebhookEvent) => Promise<void>) & {
+  /**
+   * For an order event, the same work as a statement to run inside the event's own (lib/jobs/in-statement.ts), so
+   * the event keeps its one round trip; null when it cannot be written so, and the function runs in a transaction.
+   */
+  inStatement?: (event: OrderWebhookEvent) => Promise<EventStatement | null>;
+};
 
-/** applyOrderWebhook inside a transaction that also runs the event's follow-up (the fast path has none). */
+/** applyOrderWebhook inside a transaction that also runs the event's follow-up, for one that is not a statement. */
 export async function applyOrderWebhookWithFollowUp(
   db: Db,
   event: OrderWebhookEvent,

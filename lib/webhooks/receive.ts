@@ -5,7 +5,7 @@ import { observeDelivery } from "@/lib/observability/webhooks";
 import { withSpan, withSpanSync } from "@/lib/observability/trace";
 import { readLimitedBody, WEBHOOK_MAX_BODY_BYTES } from "./body";
 import { parseEnvelope } from "./envelope";
-import { applyEvent, applyOrderWebhook, applyOrderWebhookWithFollowUp, type FollowUp } from "./handlers";
+import { applyEvent, applyOrderWebhook, applyOrderWebhookWithFollowUp, type FollowUp, type OrderWebhookEvent } from "./handlers";
 import type { WebhookOutcome } from "./outcome";
 import { checkSignatureHeaders, verifySignature } from "./signature";
 
@@ -65,6 +65,19 @@ function outcome(status: number, error: string): WebhookOutcome {
   return { status, body: { ok: false, error } };
 }
 
+/**
+ * An order event in one statement, its follow-up too when that can be written as part of it (the shipped job
+ * sends); otherwise claim, effect and follow-up in a transaction.
+ */
+async function applyOrder(db: Db, event: OrderWebhookEvent, context: { logger: Logger; deliveryId: string | null }, followUp: FollowUp | undefined) {
+  const deadlineMs = DATABASE_DEADLINE_MS;
+  if (!followUp) return applyOrderWebhook(db, event, { ...context, deadlineMs });
+  // Building it reads the database only for the job engine's queue settings, and only the first time: bounded anyway.
+  const statement = followUp.inStatement ? await withDeadline(followUp.inStatement(event), deadlineMs) : null;
+  if (statement) return applyOrderWebhook(db, event, { ...context, deadlineMs, followUp: statement });
+  return withDeadline(applyOrderWebhookWithFollowUp(db, event, context, followUp), deadlineMs);
+}
+
 export async function processWebhook(input: WebhookDeliveryInput, deps: ReceiveDeps): Promise<WebhookOutcome> {
   const deliveryId = input.deliveryId && DELIVERY_ID.test(input.deliveryId) ? input.deliveryId : null;
   // Log context is built only if a line is written: an accepted delivery writes none above debug.
@@ -112,9 +125,7 @@ export async function processWebhook(input: WebhookDeliveryInput, deps: ReceiveD
   try {
     const result = await withSpan("webhook.transaction", { "webhook.event": event.event }, () =>
       event.kind === "order"
-        ? followUp
-          ? withDeadline(applyOrderWebhookWithFollowUp(deps.db, event, { logger: eventLogger, deliveryId }, followUp), DATABASE_DEADLINE_MS)
-          : applyOrderWebhook(deps.db, event, { logger: eventLogger, deliveryId, deadlineMs: DATABASE_DEADLINE_MS })
+        ? applyOrder(deps.db, event, { logger: eventLogger, deliveryId }, followUp)
         : withDeadline(
             deps.db.transaction(async (tx) => {
               const claim = await claimEvent(tx, { id: event.id, event: event.event, storeId: event.storeId, deliveryId });

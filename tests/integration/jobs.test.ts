@@ -12,13 +12,15 @@ import { startEmulator, type RunningEmulator } from "@/emulator/src/index";
 import { saveInstalledStores } from "@/lib/installs/tokens";
 import { enqueueBackfills, retryBackfill } from "@/lib/jobs/backfill";
 import { JOB_SCHEMA, startBoss } from "@/lib/jobs/boss";
-import { JOB } from "@/lib/jobs/queues";
-import { fanOutPolls, sendDueWork, startWorker, type JobWorker } from "@/lib/jobs/runtime";
+import { inTransaction } from "@/lib/jobs/in-transaction";
+import { jobInStatement } from "@/lib/jobs/in-statement";
+import { JOB, QUEUES, type JobName } from "@/lib/jobs/queues";
+import { fanOutPolls, NEW_ORDER_BATCH_SIZE, sendDueWork, startWorker, type JobWorker } from "@/lib/jobs/runtime";
 import { lastErrors, queueStats, retryJob } from "@/lib/jobs/stats";
 import { workUntil } from "@/lib/jobs/drain";
 import { setLogSink } from "@/lib/log";
 import { pollableStoreIds } from "@/lib/sync/orders-sync";
-import { webhookFollowUps } from "@/lib/jobs/webhook-follow-ups";
+import { sendsJob, webhookFollowUps } from "@/lib/jobs/webhook-follow-ups";
 import { receiveWebhook } from "@/lib/webhooks/receive";
 import { sampleEnvelope, signDelivery } from "@/lib/webhooks/samples";
 import { findOrder } from "@/db/queries/orders";
@@ -167,7 +169,7 @@ describe(`jobs (${databaseKind()})`, () => {
     }
   }, 90_000);
 
-  it("an order.created webhook sends its follow-up job in the claim's transaction: once per event, none for a duplicate", async () => {
+  it("an order.created webhook sends its follow-up job in the event's own statement: once per event, none for a duplicate or a store without an install", async () => {
     const secret = "svcwhsec_" + "5e".repeat(24);
     const followUps = webhookFollowUps(sender);
     const deliver = async (envelope: Record<string, unknown>) => {
@@ -179,10 +181,66 @@ describe(`jobs (${databaseKind()})`, () => {
     expect(await deliver(created)).toMatchObject({ ok: true, duplicate: false, effect: "order_inserted" });
     expect(await deliver(created)).toMatchObject({ ok: true, duplicate: true });
     expect(await deliver(sampleEnvelope("order.status_changed", { storeId: 101, orderId: 7001, at: new Date() }))).toMatchObject({ ok: true });
+    expect(await deliver(sampleEnvelope("order.created", { storeId: 999, orderId: 7002, at: new Date() }))).toMatchObject({ ok: true, effect: "no_install" });
     const jobs = await sender.findJobs<{ storeId: number; orderId: number; eventId: string }>(JOB.newOrder);
     expect(jobs.map((job) => job.data)).toEqual([{ storeId: 101, orderId: 7001, eventId: String(created.id) }]);
+    // The queue's own settings, as a plain send gives them.
+    expect(jobs[0]).toMatchObject({ state: "created", retryLimit: QUEUES[JOB.newOrder].retryLimit, expireInSeconds: QUEUES[JOB.newOrder].expireInSeconds });
     expect(await findOrder(handle.db, 101, 7001)).not.toBeNull();
   });
+
+  it("a follow-up job whose insert cannot join the event's statement (a queue with notify) is sent in the claim's transaction", async () => {
+    const queue = "test-notify-follow-up";
+    await sender.deleteQueue(queue);
+    await sender.createQueue(queue, { notify: true });
+    expect(await jobInStatement(sender, queue, { n: 1 })).toBeNull();
+    expect(await jobInStatement(sender, JOB.newOrder, { n: 1 })).not.toBeNull();
+    expect(await sender.findJobs(JOB.newOrder)).toEqual([]);
+
+    const secret = "svcwhsec_" + "5e".repeat(24);
+    const followUps = { "order.created": sendsJob(sender, queue as JobName, (event) => ({ eventId: event.id })) };
+    const created = sampleEnvelope("order.created", { storeId: 101, orderId: 7003, at: new Date() });
+    for (let copy = 0; copy < 2; copy++) {
+      const signed = signDelivery(created, secret);
+      const request = new Request("http://app.test/api/webhooks", { method: "POST", body: new Uint8Array(signed.body), headers: signed.headers });
+      expect((await receiveWebhook(request, { db: handle.db, secret, followUps })).status).toBe(200);
+    }
+    expect((await sender.findJobs<{ eventId: string }>(queue)).map((job) => job.data)).toEqual([{ eventId: String(created.id) }]);
+    await sender.deleteQueue(queue);
+  });
+
+  it("inTransaction: a job sent through it commits or rolls back with the transaction, and array parameters bind", async () => {
+    await handle.db
+      .transaction(async (tx) => {
+        await sender.send(JOB.newOrder, { storeId: 101, orderId: 1, eventId: "evt_0a" }, { db: inTransaction(tx) });
+        throw new Error("rolled back");
+      })
+      .catch(() => {});
+    const id = await handle.db.transaction((tx) => sender.send(JOB.newOrder, { storeId: 101, orderId: 2, eventId: "evt_0b" }, { db: inTransaction(tx) }));
+    expect(id).toMatch(/^[0-9a-f-]{36}$/);
+    expect((await sender.findJobs<{ eventId: string }>(JOB.newOrder)).map((job) => job.data.eventId)).toEqual(["evt_0b"]);
+    // pg-boss binds ids as `ANY($2::uuid[])` (cancel, complete, fail): the array goes through whole.
+    await handle.db.transaction((tx) => sender.cancel(JOB.newOrder, [id!, "00000000-0000-0000-0000-000000000000"], { db: inTransaction(tx) }));
+    expect((await sender.findJobs(JOB.newOrder, { id: id! }))[0]?.state).toBe("cancelled");
+    const { rows } = await inTransaction(handle.db).executeSql("select array_to_json($1::text[]) as elements", [['a"b', "c\\d", null, "{e,f}"]]);
+    expect(rows[0].elements).toEqual(['a"b', "c\\d", null, "{e,f}"]);
+  });
+
+  it("the new-order worker takes its jobs in batches: a backlog is worked at once, not one job per polling interval", async () => {
+    const count = NEW_ORDER_BATCH_SIZE * 2 + 20;
+    await sender.insert(JOB.newOrder, Array.from({ length: count }, (_, index) => ({ data: { storeId: 101, orderId: index, eventId: `evt_${index}` } })));
+    let worker: JobWorker | undefined;
+    try {
+      const started = Date.now();
+      worker = await startWorker(handle, { pollingIntervalSeconds: 2 });
+      // One job a fetch, with the 2 s interval between fetches, this backlog took minutes.
+      await until("the backlog completed", async () => (await sender.findJobs(JOB.newOrder)).every((job) => job.state === "completed"), 20_000);
+      expect(Date.now() - started).toBeLessThan(20_000);
+      expect(await sender.findJobs(JOB.newOrder)).toHaveLength(count);
+    } finally {
+      await worker?.stop(1_000);
+    }
+  }, 60_000);
 
   it("npm run worker refuses the embedded database, saying why and what to do", async () => {
     const child = spawn(process.execPath, ["--import", "tsx", "--conditions=react-server", "scripts/worker.ts"], {

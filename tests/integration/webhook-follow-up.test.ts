@@ -1,6 +1,8 @@
+import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { DatabaseHandle } from "@/db/client";
 import { findEvent } from "@/db/queries/webhook-events";
+import { webhookEvents } from "@/db/schema";
 import { configureLog, setLogSink } from "@/lib/log";
 import type { FollowUp } from "@/lib/webhooks/handlers";
 import { receiveWebhookOutcome } from "@/lib/webhooks/receive";
@@ -58,6 +60,35 @@ describe(`a webhook's follow-up (${databaseKind()})`, () => {
     expect(await deliver(envelope, failing)).toMatchObject({ status: 503, body: { ok: false, error: "temporarily_unavailable" } });
     expect(await findEvent(handle.db, String(envelope.id))).toBeNull();
     expect(await deliver(envelope, {})).toMatchObject({ status: 200, body: { ok: true, duplicate: false } });
+  });
+
+  it("of an order event, written as a statement, runs inside the event's own statement: only for a claimed event of an installed store", async () => {
+    // The follow-up marks each event it ran for with an event row of its own; its function form must not run.
+    const marking: FollowUp = Object.assign(async () => Promise.reject(new Error("ran as a function")), {
+      inStatement: async (event: { id: string }) =>
+        ({ param, claimed }: { param: (n: number) => string; claimed: string }) => ({
+          sql: `insert into webhook_events (id, event, store_id) select ${param(1)}::text, ${param(2)}::text, 101 where ${claimed} returning 1`,
+          params: [`${event.id}_marked`, "test.marked"],
+        }),
+    });
+    const marked = async (envelope: Record<string, unknown>) => (await findEvent(handle.db, `${String(envelope.id)}_marked`)) !== null;
+    const created = sampleEnvelope("order.created", { storeId: 101, orderId: 8802 });
+    expect(await deliver(created, { "order.created": marking })).toMatchObject({ status: 200, body: { effect: "order_inserted" } });
+    expect(await marked(created)).toBe(true);
+    expect(lines.map((line) => line.msg)).toEqual(["webhook applied"]);
+    await handle.db.delete(webhookEvents).where(eq(webhookEvents.id, `${String(created.id)}_marked`));
+    expect(await deliver(created, { "order.created": marking })).toMatchObject({ status: 200, body: { duplicate: true } });
+    expect(await marked(created)).toBe(false);
+    const noInstall = sampleEnvelope("order.created", { storeId: 999, orderId: 8803 });
+    expect(await deliver(noInstall, { "order.created": marking })).toMatchObject({ status: 200, body: { effect: "no_install" } });
+    expect(await marked(noInstall)).toBe(false);
+  });
+
+  it("of an order event, that cannot be written as a statement, runs in the claim's transaction", async () => {
+    let ran = 0;
+    const fallback: FollowUp = Object.assign(async () => void (ran += 1), { inStatement: async () => null });
+    expect(await deliver(sampleEnvelope("order.created", { storeId: 101, orderId: 8804 }), { "order.created": fallback })).toMatchObject({ status: 200, body: { effect: "order_inserted" } });
+    expect(ran).toBe(1);
   });
 
   it("of an order event keeps the delivery id with the claimed event", async () => {
