@@ -1,3 +1,4 @@
+import type { ReactElement } from "react";
 import { StatusBadge } from "@/components/status-badge";
 import type { OrderListRow } from "@/db/queries/order-views";
 import type { Translate } from "@/i18n/translate";
@@ -13,6 +14,21 @@ import { storeHref } from "@/lib/sections";
 // cuts it from the front ("…20261123-0001869f"), never the end.
 
 export function OrdersTable({ storeId, rows, t, format }: { storeId: number; rows: OrderListRow[]; t: Translate; format: Formats }) {
+  // One status cell per status, shared by the rows in it: the RSC payload writes an element object once and refers
+  // back to it after that, so a page of 50 rows carries at most 7 badges in full (the HTML still has every one).
+  const statusCells = new Map<string, ReactElement>();
+  const statusCell = (status: string) => {
+    let cell = statusCells.get(status);
+    if (!cell) {
+      cell = (
+        <td>
+          <StatusBadge status={status} t={t} />
+        </td>
+      );
+      statusCells.set(status, cell);
+    }
+    return cell;
+  };
   return (
     // Below md each row is a two-column card (a wide table would scroll sideways on a phone); from md up, a table.
     <div className="overflow-x-auto rounded-lg border border-slate-200 bg-white shadow-sm">
@@ -42,9 +58,7 @@ export function OrdersTable({ storeId, rows, t, format }: { storeId: number; row
               <td>{orDash(row.customerPhone)}</td>
               <td>{orDash(row.wilayaName)}</td>
               <td>{format.money(row.total)}</td>
-              <td>
-                <StatusBadge status={row.status} t={t} />
-              </td>
+              {statusCell(row.status)}
             </tr>
           ))}
         </tbody>
