@@ -19,7 +19,7 @@ export async function LocaleSwitcher({ action }: { action: (formData: FormData) 
           value={code}
           lang={code}
           aria-current={code === locale ? "true" : undefined}
-          className="inline-flex min-h-11 min-w-11 items-center justify-center rounded px-2 py-1 text-slate-700 sm:min-h-0 sm:min-w-0 hover:bg-slate-100 aria-[current=true]:bg-slate-200 aria-[current=true]:font-semibold focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-slate-900"
+          className="locale-button"
         >
           {LOCALE_NAMES[code]}
         </button>

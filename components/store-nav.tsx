@@ -22,9 +22,7 @@ export function StoreNav({ label, links }: { label: string; links: StoreNavLink[
             key={link.href}
             href={link.href}
             aria-current={current ? "page" : undefined}
-            className={`inline-flex min-h-11 items-center rounded-md px-3 py-1.5 text-sm font-medium sm:min-h-0 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-slate-900 ${
-              current ? "bg-slate-900 text-white" : "text-slate-700 hover:bg-slate-200"
-            }`}
+            className="nav-link"
           >
             {link.label}
           </AppLink>

@@ -13,12 +13,12 @@ export type SwitcherStore = { storeId: number; storeName: string; state: string 
 export async function StoreSwitcher({ current, stores }: { current: SwitcherStore; stores: SwitcherStore[] }) {
   const { t } = await getUi();
   const others = stores.filter((store) => store.storeId !== current.storeId);
-  const item = "block px-3 py-2 text-sm text-slate-700 hover:bg-slate-100 focus-visible:bg-slate-100 focus-visible:outline-none";
+  const item = "switcher-item";
   return (
     // On a phone the menu spans the viewport's width less its margins (the page's own box, not the summary's, is its
     // containing block there), so it never reaches past either edge whatever the direction and the summary's place.
     <details className="group min-w-0 sm:relative">
-      <summary className="flex max-w-[16rem] cursor-pointer list-none items-center gap-2 rounded-md border border-slate-300 bg-white px-3 py-1.5 text-sm font-medium hover:bg-slate-50 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-slate-900 [&::-webkit-details-marker]:hidden">
+      <summary className="switcher-summary">
         <span className="sr-only">{t("Shell.currentStore")}</span>
         <span dir="auto" className="truncate">
           {current.storeName}

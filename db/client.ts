@@ -264,11 +264,14 @@ export function withStatementDeadline(db: Db, deadlineMs: number): Db {
   if (client instanceof PGlite) return db;
   const sql = client as postgres.Sql;
   const state = healthOf(sql);
-  // drizzle's postgres-js session calls `unsafe(...)` and either awaits it or awaits `.values()` on it.
-  const unsafe = (...args: Parameters<postgres.Sql["unsafe"]>) => {
-    const query = sql.unsafe(...args);
+  // drizzle's postgres-js session calls `unsafe(...)` and either awaits it or awaits `.values()` on it. Statements
+  // with parameters go named and prepared, as rawQuery's do (prepared() above): drizzle asks for that only of its own
+  // `.prepare()`d queries, so every page's session, install and orders lookups paid a Parse/Describe round trip and
+  // a fresh plan each time. Parameterless ones stay simple queries, for the reason prepared() gives.
+  const unsafe = (text: string, params: postgres.ParameterOrJSON<never>[] = [], options?: postgres.UnsafeQueryOptions) => {
+    const query = sql.unsafe(text, params, params.length > 0 ? { ...options, prepare: true } : options);
     let running: Promise<unknown> | undefined;
-    const run = () => (running ??= timeStatement(String(args[0]), () => runWithDeadline(query, state, deadlineMs)));
+    const run = () => (running ??= timeStatement(text, () => runWithDeadline(query, state, deadlineMs)));
     return {
       values() {
         query.values();

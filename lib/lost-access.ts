@@ -5,7 +5,7 @@ import { getDb } from "@/db/index";
 import { findEndedGrant, findEndedGrants, findSessionInstalls, findSessionStoreAccess, type GrantEndReason } from "@/db/queries/sessions";
 import type { Install } from "@/db/schema";
 import { closedInstallStates, isClosed, type ClosedInstallState } from "@/lib/installs/state";
-import { currentSessionId } from "@/lib/session";
+import { currentSession, currentSessionId } from "@/lib/session";
 import { sessionVerdict } from "@/lib/session-policy";
 import { parseStoreId } from "@/lib/tenancy";
 
@@ -104,10 +104,17 @@ export async function lostStores(
   return [...expired, ...endedLost].filter((lost) => !held.includes(lost.storeId));
 }
 
-/** The explanation for this browser's cookie, once per request and store. */
+/**
+ * The explanation for this browser's cookie, once per request and store. app/not-found.tsx asks on every store page
+ * (Next renders each not-found boundary with the page, shown or not), so a store the request's own session lookup
+ * (currentSession, which the store shell has already made) still holds is answered from it, with no query: a live
+ * session holding an open install is exactly the case explainLostAccess answers null.
+ */
 export const lostAccess = cache(async (storeIdParam: string): Promise<LostAccess | null> => {
   const sessionId = await currentSessionId();
   if (sessionId === null) return null;
+  const storeId = parseStoreId(storeIdParam);
+  if ((await currentSession())?.installs.some((install) => install.storeId === storeId)) return null;
   return explainLostAccess(await getDb(), sessionId, storeIdParam, new Date());
 });
 

@@ -3,8 +3,7 @@ import { ORDER_STATUSES, statusKey } from "@/lib/orders/status";
 
 /** A plain GET form: the filters live in the URL (?status=, ?phone=), so they work without JavaScript and can be shared. */
 export function OrdersFilters({ action, status, phone, t }: { action: string; status: string | null; phone: string | null; t: Translate }) {
-  const control =
-    "rounded-md border border-slate-300 bg-white px-2 py-1.5 text-sm focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-slate-900";
+  const control = "field-control";
   return (
     <form action={action} method="get" role="search" aria-label={t("Orders.filters")} className="flex flex-wrap items-end gap-3">
       <div className="flex min-w-0 flex-col gap-1">
@@ -42,7 +41,7 @@ export function OrdersFilters({ action, status, phone, t }: { action: string; st
       <div className="flex items-center gap-3 pb-5">
         <button
           type="submit"
-          className="rounded-md bg-slate-900 px-3 py-1.5 text-sm font-medium text-white hover:bg-slate-700 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-slate-900"
+          className="button-primary"
         >
           {t("Orders.apply")}
         </button>

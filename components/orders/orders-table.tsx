@@ -1,28 +1,34 @@
+import type { ReactElement } from "react";
 import { StatusBadge } from "@/components/status-badge";
 import type { OrderListRow } from "@/db/queries/order-views";
 import type { Translate } from "@/i18n/translate";
 import { orDash, type Formats } from "@/i18n/format";
 import { storeHref } from "@/lib/sections";
 
-// The page is mostly rows, and each row's markup is sent twice (HTML and RSC payload), so a row is bare: its look is
-// the `orders-table` rule of app/globals.css, and its link a plain <a> that the page's AppLinks routes. Store data
-// cells carry dir="auto" (an Arabic name reads right to left inside a French page and the reverse) and the phone
-// dir="ltr" ("+213…" keeps its plus in front in Arabic); globals.css keeps their alignment that of the page.
-
-/**
- * The end of an order number is what tells orders apart ("ORD-101-20261123-" is shared by a day's orders, the 8 hex
- * digits after it are not): the head may be cut short on a phone, the tail never is. The link's name is the whole
- * number (aria-label): the two parts are flex items, which a screen reader would otherwise read apart.
- */
-const TAIL_LENGTH = 8;
-export function orderNumberHead(orderNumber: string): string {
-  return orderNumber.slice(0, Math.max(0, orderNumber.length - TAIL_LENGTH));
-}
-export function orderNumberTail(orderNumber: string): string {
-  return orderNumber.slice(Math.max(0, orderNumber.length - TAIL_LENGTH));
-}
+// The page is mostly rows, and each row's markup is sent twice (HTML and RSC payload), so a row is bare: its look,
+// the store data's direction included, is the `orders-table` rule of app/globals.css (a `dir` per cell cost four
+// attributes a row), and its link a plain <a> that the page's AppLinks routes.
+//
+// The order number is one text node, so it is the link's name as it stands. Its end is what tells orders apart
+// ("ORD-101-20261123-" is shared by a day's orders, the 8 hex digits after it are not): on a narrow card the CSS
+// cuts it from the front ("…20261123-0001869f"), never the end.
 
 export function OrdersTable({ storeId, rows, t, format }: { storeId: number; rows: OrderListRow[]; t: Translate; format: Formats }) {
+  // One status cell per status, shared by the rows in it: the RSC payload writes an element object once and refers
+  // back to it after that, so a page of 50 rows carries at most 7 badges in full (the HTML still has every one).
+  const statusCells = new Map<string, ReactElement>();
+  const statusCell = (status: string) => {
+    let cell = statusCells.get(status);
+    if (!cell) {
+      cell = (
+        <td>
+          <StatusBadge status={status} t={t} />
+        </td>
+      );
+      statusCells.set(status, cell);
+    }
+    return cell;
+  };
   return (
     // Below md each row is a two-column card (a wide table would scroll sideways on a phone); from md up, a table.
     <div className="overflow-x-auto rounded-lg border border-slate-200 bg-white shadow-sm">
@@ -45,19 +51,14 @@ export function OrdersTable({ storeId, rows, t, format }: { storeId: number; row
           {rows.map((row) => (
             <tr key={row.id}>
               <th scope="row">
-                <a href={storeHref(storeId, ["orders", row.id])} dir="ltr" aria-label={row.orderNumber}>
-                  <span>{orderNumberHead(row.orderNumber)}</span>
-                  <span>{orderNumberTail(row.orderNumber)}</span>
-                </a>
+                <a href={storeHref(storeId, ["orders", row.id])}>{row.orderNumber}</a>
               </th>
               <td>{format.dateTime(row.createdAt)}</td>
-              <td dir="auto">{orDash(row.customerName)}</td>
-              <td dir="ltr">{orDash(row.customerPhone)}</td>
-              <td dir="auto">{orDash(row.wilayaName)}</td>
+              <td>{orDash(row.customerName)}</td>
+              <td>{orDash(row.customerPhone)}</td>
+              <td>{orDash(row.wilayaName)}</td>
               <td>{format.money(row.total)}</td>
-              <td>
-                <StatusBadge status={row.status} t={t} />
-              </td>
+              {statusCell(row.status)}
             </tr>
           ))}
         </tbody>

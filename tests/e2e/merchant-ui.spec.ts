@@ -155,12 +155,21 @@ for (const locale of LOCALES) {
         await page.goto(`/stores/${STORE}/orders`);
         await expect(page.locator(".orders-table tbody tr").first()).toBeVisible({ timeout: 1_000 });
       }).toPass({ timeout: 20_000 });
-      for (const tail of await page.locator(".orders-table tbody th a > span:last-child").all()) {
-        await expect(tail).toHaveText(/^[0-9a-f]{8}$/);
-        const fits = await tail.evaluate((element) => {
-          const own = element.getBoundingClientRect();
-          const cell = element.closest("th")?.getBoundingClientRect();
-          return element.scrollWidth <= element.clientWidth + 1 && !!cell && own.left >= cell.left - 1 && own.right <= cell.right + 1;
+      // The number is the link's one text node; its last 8 characters must lie inside the link's box and cell, not
+      // under the ellipsis (which the CSS puts at the number's front).
+      for (const link of await page.locator(".orders-table tbody th a").all()) {
+        await expect(link).toHaveText(/-[0-9a-f]{8}$/);
+        const fits = await link.evaluate((element) => {
+          const text = element.firstChild;
+          if (element.childNodes.length !== 1 || !(text instanceof Text)) return false;
+          const range = document.createRange();
+          range.setStart(text, text.length - 8);
+          range.setEnd(text, text.length);
+          const own = range.getBoundingClientRect();
+          const box = element.getBoundingClientRect();
+          const cell = element.closest("th")!.getBoundingClientRect();
+          const inside = (outer: DOMRect) => own.left >= outer.left - 1 && own.right <= outer.right + 1;
+          return inside(box) && inside(cell);
         });
         expect(fits).toBe(true);
       }

@@ -48,7 +48,7 @@ async function StoreShell({ children, storeId }: { children: React.ReactNode; st
       <div className="min-h-screen">
         <a
           href="#main"
-          className="sr-only focus:not-sr-only focus:absolute focus:start-2 focus:top-2 focus:z-50 focus:rounded focus:bg-white focus:px-3 focus:py-2 focus:shadow"
+          className="skip-link"
         >
           {t("Shell.skipToContent")}
         </a>
@@ -63,7 +63,7 @@ async function StoreShell({ children, storeId }: { children: React.ReactNode; st
               <LocaleSwitcher action={switchLocale} />
               <SignOutForm
                 label={t("Shell.signOut")}
-                className="rounded-md px-3 py-1.5 text-sm text-slate-700 hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-slate-900"
+                className="button-quiet"
               />
             </div>
           </div>
@@ -84,7 +84,7 @@ async function StoreShell({ children, storeId }: { children: React.ReactNode; st
             <button
               type="submit"
               aria-describedby="sign-out-everywhere-help"
-              className="rounded-md px-3 py-1.5 text-sm font-medium text-red-800 ring-1 ring-red-200 hover:bg-red-50 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-red-800"
+              className="button-danger"
             >
               {t("Shell.signOutEverywhere")}
             </button>

@@ -35,7 +35,7 @@ export async function ImportProgress({ storeId, t, now = new Date() }: { storeId
           <input type="hidden" name="storeId" value={String(storeId)} />
           <button
             type="submit"
-            className="rounded-md bg-slate-900 px-3 py-1.5 text-sm font-medium text-white hover:bg-slate-700 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-slate-900"
+            className="button-primary"
           >
             {t("OrderImport.retry")}
           </button>

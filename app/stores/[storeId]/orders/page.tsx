@@ -72,7 +72,7 @@ export default storePage("orders", async ({ storeId, install, searchParams, ui: 
               <a
                 href={ordersHref(storeId, { ...filters, cursor: page.nextCursor })}
                 rel="next"
-                className="rounded-md border border-slate-300 bg-white px-3 py-1.5 font-medium hover:bg-slate-50 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-slate-900"
+                className="button-secondary"
               >
                 {t("Orders.older")} <Arrow />
               </a>
