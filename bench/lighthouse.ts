@@ -7,7 +7,8 @@
  * 50 ms, CLS at most 0.02. Lighthouse drives Chromium through chrome-launcher: /usr/bin/chromium (Debian) where it
  * exists, else Playwright's own Chromium; headless, and without the sandbox, which a root container cannot give.
  */
-import { existsSync } from "node:fs";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import path from "node:path";
 import { createRequire } from "node:module";
 import { chromium } from "@playwright/test";
 import { launch, type LaunchedChrome } from "chrome-launcher";
@@ -31,7 +32,15 @@ type Run = {
   blockingCss: number;
   /** Where the main thread went: the script with the most CPU (Lighthouse's bootup-time), for a page over its TBT. */
   topScript: string;
+  /** The LCP element and Lighthouse's breakdown of its time (TTFB, load delay, load time, render delay). */
+  lcpBreakdown: string;
 };
+
+/** BENCH_LIGHTHOUSE_SAVE=<folder> keeps every run's report (JSON and HTML) there, to read the LCP's graph and tasks. */
+const SAVE_DIR = process.env.BENCH_LIGHTHOUSE_SAVE;
+let savedRuns = 0;
+/** BENCH_LIGHTHOUSE_PAGES=landing,categories audits those pages alone (beside the floor), to try a change quickly. */
+const PAGES = process.env.BENCH_LIGHTHOUSE_PAGES?.split(",").map((label) => label.trim());
 
 function chromePath(): string {
   if (process.env.PLAYWRIGHT_CHROMIUM_PATH) return process.env.PLAYWRIGHT_CHROMIUM_PATH;
@@ -61,7 +70,7 @@ async function auditWithRetries(chrome: LaunchedChrome, url: string, cookie: str
 async function audit(chrome: LaunchedChrome, url: string, cookie: string): Promise<Run> {
   const result = await lighthouse(url, {
     port: chrome.port,
-    output: "json",
+    output: SAVE_DIR ? ["json", "html"] : "json",
     logLevel: "error",
     onlyCategories: ["performance"],
     extraHeaders: cookie ? { Cookie: cookie } : undefined,
@@ -69,6 +78,13 @@ async function audit(chrome: LaunchedChrome, url: string, cookie: string): Promi
   if (!result) throw new Error(`Lighthouse returned nothing for ${url}`);
   const { lhr } = result;
   if (lhr.runtimeError) throw new LighthouseRunError(`Lighthouse on ${url}: ${lhr.runtimeError.code} ${lhr.runtimeError.message}`);
+  if (SAVE_DIR) {
+    mkdirSync(SAVE_DIR, { recursive: true });
+    const name = `${String(++savedRuns).padStart(2, "0")}${new URL(url).pathname.replace(/[^a-z0-9]+/gi, "-")}`;
+    const [json, html] = result.report as string[];
+    writeFileSync(path.join(SAVE_DIR, `${name}.json`), json!);
+    writeFileSync(path.join(SAVE_DIR, `${name}.html`), html!);
+  }
   const value = (id: string) => lhr.audits[id]?.numericValue ?? Number.NaN;
   const blocking = lhr.audits["render-blocking-resources"]?.details;
   const blockingCss =
@@ -83,6 +99,7 @@ async function audit(chrome: LaunchedChrome, url: string, cookie: string): Promi
     : "none";
   return {
     topScript,
+    lcpBreakdown: lcpBreakdown(lhr.audits["largest-contentful-paint-element"]?.details),
     score: Math.round((lhr.categories.performance?.score ?? 0) * 100),
     lcp: value("largest-contentful-paint"),
     tbt: value("total-blocking-time"),
@@ -92,13 +109,23 @@ async function audit(chrome: LaunchedChrome, url: string, cookie: string): Promi
   };
 }
 
+type Table = { type: string; items?: Record<string, unknown>[] };
+
+/** "p.text-lg: TTFB 120, load delay 0, load time 0, render delay 700": where the LCP's time went, from Lighthouse's own table. */
+function lcpBreakdown(details: unknown): string {
+  const tables = details && typeof details === "object" && "items" in details ? ((details as { items: Table[] }).items ?? []) : [];
+  const element = tables[0]?.items?.[0]?.node as { selector?: string } | undefined;
+  const phases = (tables[1]?.items ?? []).map((item) => `${String(item.phase).toLowerCase()} ${Math.round(Number(item.timing))}`);
+  return `${element?.selector ?? "unknown element"}: ${phases.join(", ") || "no breakdown"}`;
+}
+
 async function medianOf(chrome: LaunchedChrome, url: string, cookie: string): Promise<Run> {
   const runs: Run[] = [];
   for (let index = 0; index < RUNS; index++) {
     const run = await auditWithRetries(chrome, url, cookie);
     runs.push(run);
     // About 15 s a run on 2 cores: show progress.
-    console.log(`    ${new URL(url).pathname} run ${index + 1}/${RUNS}: score ${run.score}, LCP ${Math.round(run.lcp)} ms, TBT ${Math.round(run.tbt)} ms, CLS ${run.cls.toFixed(3)}`);
+    console.log(`    ${new URL(url).pathname} run ${index + 1}/${RUNS}: score ${run.score}, LCP ${Math.round(run.lcp)} ms, TBT ${Math.round(run.tbt)} ms, CLS ${run.cls.toFixed(3)}; LCP ${run.lcpBreakdown}`);
   }
   // Each metric's own median, as Lighthouse's docs advise for a handful of runs.
   return {
@@ -109,6 +136,7 @@ async function medianOf(chrome: LaunchedChrome, url: string, cookie: string): Pr
     ttfb: median(runs.map((run) => run.ttfb)),
     blockingCss: Math.max(...runs.map((run) => run.blockingCss)),
     topScript: [...runs].sort((a, b) => a.tbt - b.tbt)[Math.floor(runs.length / 2)]?.topScript ?? "none",
+    lcpBreakdown: [...runs].sort((a, b) => a.lcp - b.lcp)[Math.floor(runs.length / 2)]?.lcpBreakdown ?? "none",
   };
 }
 
@@ -140,11 +168,11 @@ export async function benchLighthouse(): Promise<BenchResult> {
       { label: "orders", path: `/stores/${STORE}/orders` },
       { label: "order detail", path: `/stores/${STORE}/orders/${orderId}` },
       { label: "categories", path: `/stores/${STORE}/categories` },
-    ];
+    ].filter((page) => !PAGES || PAGES.includes(page.label));
     const figures: Record<string, number> = { floorScore: floor.score, floorLcpMs: Math.round(floor.lcp), floorTbtMs: Math.round(floor.tbt) };
     const lines = [
       `Lighthouse ${lighthouseVersion()} mobile (simulated throttling), median of ${RUNS} runs per page, app pages in Arabic`,
-      `floor 50-row page: score ${floor.score}, LCP ${Math.round(floor.lcp)} ms, TBT ${Math.round(floor.tbt)} ms, CLS ${floor.cls.toFixed(3)}, server ${Math.round(floor.ttfb)} ms; empty page: score ${empty.score}, LCP ${Math.round(empty.lcp)} ms, TBT ${Math.round(empty.tbt)} ms`,
+      `floor 50-row page: score ${floor.score}, LCP ${Math.round(floor.lcp)} ms, TBT ${Math.round(floor.tbt)} ms, CLS ${floor.cls.toFixed(3)}, server ${Math.round(floor.ttfb)} ms, LCP ${floor.lcpBreakdown}; empty page: score ${empty.score}, LCP ${Math.round(empty.lcp)} ms, TBT ${Math.round(empty.tbt)} ms`,
     ];
     let met = 0;
     for (const page of pages) {
@@ -161,7 +189,7 @@ export async function benchLighthouse(): Promise<BenchResult> {
       lines.push(
         `${page.label}: score ${run.score} (≥ ${TARGET_SCORE}: ${mark(checks[0]!)}), LCP ${Math.round(run.lcp)} ms = ${lcpRatio.toFixed(2)}x floor (≤ ${TARGET_LCP_RATIO}x: ${mark(checks[1]!)}), ` +
           `TBT ${Math.round(run.tbt)} ms = floor ${tbtOver >= 0 ? "+" : "−"}${Math.abs(Math.round(tbtOver))} ms (≤ +${TARGET_TBT_OVER_MS}: ${mark(checks[2]!)}), CLS ${run.cls.toFixed(3)} (≤ ${TARGET_CLS}: ${mark(checks[3]!)}); ` +
-          `server ${Math.round(run.ttfb)} ms, render-blocking stylesheets ${run.blockingCss}` +
+          `server ${Math.round(run.ttfb)} ms, render-blocking stylesheets ${run.blockingCss}, LCP ${run.lcpBreakdown}` +
           (checks[2] ? "" : `; most main-thread time (4x slowed): ${run.topScript}`),
       );
     }
