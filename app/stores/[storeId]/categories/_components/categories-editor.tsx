@@ -18,7 +18,8 @@ export type CategoriesEditorProps = {
 };
 
 /** The categories page's interactive part: the create form, then the reorderable tree (or the empty state). */
-export function CategoriesEditor({ storeId, createKey, parents, tree, keys, products, empty }: CategoriesEditorProps) {
+// The default export: categories-island.tsx loads it with React's lazy, which takes a module's default.
+export default function CategoriesEditor({ storeId, createKey, parents, tree, keys, products, empty }: CategoriesEditorProps) {
   return (
     <>
       <CreateCategoryForm
