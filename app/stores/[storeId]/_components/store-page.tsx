@@ -48,6 +48,8 @@ type FrameOptions<Extra extends Record<string, string>> = {
   loadFailed?: string;
   /** The sr-only word between the heading and the store's name ("Orders of <store>"); "Shell.of" unless given. */
   headingOf?: string;
+  /** Classes of a box around whatever the page answers (the categories page keeps a screen's height: see its space.ts). */
+  className?: string;
   /** The path below the section (["42"] for an order), for Try again when the request's own path is unknown. */
   below?: (params: { storeId: string } & Extra) => string[];
 };
@@ -108,7 +110,7 @@ export function storePage<Extra extends Record<string, string> = Record<never, s
   return async function StoreSectionPage(props: StorePageProps<Extra>): Promise<ReactNode> {
     const params = await props.params;
     const retry = storeHref(params.storeId, [slug, ...(options.below?.(params) ?? [])]);
-    return orDatabaseUnavailable(async () => {
+    const answer = await orDatabaseUnavailable(async () => {
       const [access, ui, searchParams] = await Promise.all([requireStore(params.storeId), getUi(), props.searchParams]);
       const { t } = ui;
       const heading = <StoreHeading title={t(sectionOf(slug).title)} of={t(options.headingOf ?? "Shell.of")} storeName={access.install.storeName} />;
@@ -144,5 +146,6 @@ export function storePage<Extra extends Record<string, string> = Record<never, s
         );
       }
     }, { retry });
+    return options.className ? <div className={options.className}>{answer}</div> : answer;
   };
 }
