@@ -232,8 +232,8 @@ export function rawQuery(db: Db): RawQuery {
  * goes as a simple query, which is never prepared, and asking for it anyway changed how postgres.js withdraws one
  * still waiting for its connection (tests/integration/database-outage.test.ts).
  */
-function prepared(sql: postgres.Sql | postgres.TransactionSql, text: string, params: unknown[]) {
-  return sql.unsafe(text, params as postgres.ParameterOrJSON<never>[], params.length > 0 ? { prepare: true } : {});
+function prepared(sql: postgres.Sql | postgres.TransactionSql, text: string, params: unknown[], options: postgres.UnsafeQueryOptions = {}) {
+  return sql.unsafe(text, params as postgres.ParameterOrJSON<never>[], params.length > 0 ? { ...options, prepare: true } : options);
 }
 
 /**
@@ -264,12 +264,11 @@ export function withStatementDeadline(db: Db, deadlineMs: number): Db {
   if (client instanceof PGlite) return db;
   const sql = client as postgres.Sql;
   const state = healthOf(sql);
-  // drizzle's postgres-js session calls `unsafe(...)` and either awaits it or awaits `.values()` on it. Statements
-  // with parameters go named and prepared, as rawQuery's do (prepared() above): drizzle asks for that only of its own
-  // `.prepare()`d queries, so every page's session, install and orders lookups paid a Parse/Describe round trip and
-  // a fresh plan each time. Parameterless ones stay simple queries, for the reason prepared() gives.
-  const unsafe = (text: string, params: postgres.ParameterOrJSON<never>[] = [], options?: postgres.UnsafeQueryOptions) => {
-    const query = sql.unsafe(text, params, params.length > 0 ? { ...options, prepare: true } : options);
+  // drizzle's postgres-js session calls `unsafe(...)` and either awaits it or awaits `.values()` on it. Its statements
+  // go through prepared(), as rawQuery's do: drizzle asks for named statements only of its own `.prepare()`d queries,
+  // so every page's session, install and orders lookups paid a Parse/Describe round trip and a fresh plan each time.
+  const unsafe = (text: string, params: unknown[] = [], options?: postgres.UnsafeQueryOptions) => {
+    const query = prepared(sql, text, params, options);
     let running: Promise<unknown> | undefined;
     const run = () => (running ??= timeStatement(text, () => runWithDeadline(query, state, deadlineMs)));
     return {
