@@ -2,9 +2,9 @@
 
 import { useEffect, useRef, useState } from "react";
 import { useT } from "@/components/i18n/client-messages";
-import type { CategoryWithChildren } from "@/lib/platform";
+import type { Category, CategoryWithChildren } from "@/lib/platform";
 import { CategoryRow } from "./category-row";
-import { SortableList } from "./sortable-list";
+import { SortableList, type ReorderControls } from "./sortable-list";
 
 /** How long the toast stays: long enough to read a sentence twice. */
 const NOTICE_MS = 8_000;
@@ -73,6 +73,29 @@ export function CategoryTree({
     announce(message);
   }
 
+  // A top-level row and a subcategory's row differ only in what they hold below them (a subcategory holds none here).
+  const row = (category: Category, controls: ReorderControls, below: React.ReactNode = null) => (
+    <CategoryRow
+      storeId={storeId}
+      category={category}
+      parents={parents}
+      hasChildren={below !== null}
+      products={products[category.id] ?? ""}
+      onDeleted={onDeleted}
+      onSaved={onSaved}
+      editKey={keys.edit[category.id] ?? ""}
+      deleteKey={keys.remove[category.id] ?? ""}
+      controls={
+        <>
+          {controls.handle}
+          {controls.moveButtons}
+        </>
+      }
+    >
+      {below}
+    </CategoryRow>
+  );
+
   return (
     <div className="space-y-2">
       <p
@@ -94,55 +117,23 @@ export function CategoryTree({
         items={tree}
         reorderKey={keys.reorder[0] ?? ""}
         label={t("Categories.topLevelList")}
-        renderItem={(category, controls) => (
-          <CategoryRow
-            storeId={storeId}
-            category={category}
-            parents={parents}
-            hasChildren={category.children.length > 0}
-            products={products[category.id] ?? ""}
-            onDeleted={onDeleted}
-            onSaved={onSaved}
-            editKey={keys.edit[category.id] ?? ""}
-            deleteKey={keys.remove[category.id] ?? ""}
-            controls={
-              <>
-                {controls.handle}
-                {controls.moveButtons}
-              </>
-            }
-          >
-            {category.children.length > 0 ? (
+        renderItem={(category, controls) =>
+          row(
+            category,
+            controls,
+            category.children.length > 0 ? (
               <div className="border-t border-slate-100 py-2 ps-4 pe-3 sm:ps-10">
                 <SortableList
                   storeId={storeId}
                   items={category.children}
                   reorderKey={keys.reorder[category.id] ?? ""}
                   label={t("Categories.subcategoriesOf", { name: category.name })}
-                  renderItem={(child, childControls) => (
-                    <CategoryRow
-                      storeId={storeId}
-                      category={child}
-                      parents={parents}
-                      hasChildren={false}
-                      products={products[child.id] ?? ""}
-                      onDeleted={onDeleted}
-                      onSaved={onSaved}
-                      editKey={keys.edit[child.id] ?? ""}
-                      deleteKey={keys.remove[child.id] ?? ""}
-                      controls={
-                        <>
-                          {childControls.handle}
-                          {childControls.moveButtons}
-                        </>
-                      }
-                    />
-                  )}
+                  renderItem={(child, childControls) => row(child, childControls)}
                 />
               </div>
-            ) : null}
-          </CategoryRow>
-        )}
+            ) : null,
+          )
+        }
       />
     </div>
   );
