@@ -9,6 +9,15 @@ const nextConfig: NextConfig = {
   // pg-boss and its node-postgres pool run as plain Node modules (pg has optional native parts a bundler trips on).
   serverExternalPackages: ["@electric-sql/pglite", "pg-boss", "pg"],
   poweredByHeader: false,
+  // app/inline-stylesheet.ts is app/globals.css compiled, as text, for the root layout's <style>; next dev links it instead.
+  turbopack: {
+    rules: {
+      "inline-stylesheet.ts": [
+        { condition: "production", loaders: ["./build/inline-css-loader.mjs"], as: "*.js" },
+        { condition: "development", loaders: [{ loader: "./build/inline-css-loader.mjs", options: { link: true } }], as: "*.js" },
+      ],
+    },
+  },
   // The app migrates an embedded database at start and `npm run doctor` compares against the journal: ship the
   // migrations with the standalone server.
   outputFileTracingIncludes: { "/**": ["./db/migrations/**/*"] },

@@ -52,6 +52,15 @@ async function expectNoncePolicy(page: Page, response: Response | null): Promise
   );
   expect(inline.length).toBeGreaterThan(0);
   for (const scriptNonce of inline) expect(scriptNonce).toBe(nonce);
+  // The stylesheet is written into the head (no request before the first paint) under the same nonce, and applies:
+  // a blocked <style> would leave the body's background transparent.
+  const styles = await page.locator("head style").evaluateAll((elements) =>
+    elements.map((element) => ({ nonce: (element as HTMLStyleElement).nonce, length: element.textContent?.length ?? 0 })),
+  );
+  expect(styles).toEqual([{ nonce, length: expect.any(Number) }]);
+  expect(styles[0]!.length).toBeGreaterThan(1_000);
+  expect(await page.locator('link[rel="stylesheet"]').count()).toBe(0);
+  expect(await page.evaluate(() => getComputedStyle(document.body).backgroundColor)).not.toBe("rgba(0, 0, 0, 0)");
 }
 
 async function visit(page: Page, path: string, screenshot: string): Promise<void> {
