@@ -9,11 +9,12 @@ const nextConfig: NextConfig = {
   // pg-boss and its node-postgres pool run as plain Node modules (pg has optional native parts a bundler trips on).
   serverExternalPackages: ["@electric-sql/pglite", "pg-boss", "pg"],
   poweredByHeader: false,
-  // app/inline-stylesheet.ts is app/globals.css compiled, as text, for the root layout's <style>; next dev links it instead.
+  // app/inline-stylesheet.ts is app/globals.css compiled, as text, for the head of each document; next dev links it.
   turbopack: {
     rules: {
       "inline-stylesheet.ts": [
-        { condition: "production", loaders: ["./build/inline-css-loader.mjs"], as: "*.js" },
+        // The server's bundles only: the browser keeps the module's empty string (app/inline-stylesheet-writer.tsx).
+        { condition: { all: ["production", { not: "browser" }] }, loaders: ["./build/inline-css-loader.mjs"], as: "*.js" },
         { condition: "development", loaders: [{ loader: "./build/inline-css-loader.mjs", options: { link: true } }], as: "*.js" },
       ],
     },

@@ -3,9 +3,7 @@ import { headers } from "next/headers";
 import { connection } from "next/server";
 import { getUi } from "@/i18n/server";
 import { NONCE_HEADER } from "@/lib/http/nonce";
-// The compiled stylesheet as text (empty under next dev, which links it): written into the head, it costs no request
-// before the first paint. Client navigations keep the root layout, so only a document load carries it.
-import stylesheet from "./inline-stylesheet";
+import { InlineStylesheetWriter } from "./inline-stylesheet-writer";
 
 export async function generateMetadata(): Promise<Metadata> {
   const { t } = await getUi();
@@ -20,12 +18,11 @@ export default async function RootLayout({ children }: { children: React.ReactNo
   const [{ locale, dir }, requestHeaders] = await Promise.all([getUi(), headers()]);
   return (
     <html lang={locale} dir={dir}>
-      {stylesheet ? (
-        <head>
-          <style nonce={requestHeaders.get(NONCE_HEADER) ?? undefined} dangerouslySetInnerHTML={{ __html: stylesheet }} />
-        </head>
-      ) : null}
-      <body className="min-h-screen bg-slate-50 text-slate-900 antialiased">{children}</body>
+      <body className="min-h-screen bg-slate-50 text-slate-900 antialiased">
+        {/* The stylesheet, written into the head of a document answer (no request before the first paint). */}
+        <InlineStylesheetWriter nonce={requestHeaders.get(NONCE_HEADER) ?? undefined} />
+        {children}
+      </body>
     </html>
   );
 }

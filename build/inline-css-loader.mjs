@@ -1,7 +1,7 @@
 /**
  * Turbopack loader for app/inline-stylesheet.ts: in a production build, compiles app/globals.css with the same
  * PostCSS plugin as postcss.config.mjs (minified) and makes the module export the CSS as a string, which the root
- * layout writes into the page's head under the CSP nonce; with `{ link: true }` (next dev) the module imports
+ * layout writes into the head of each document under the CSP nonce; with `{ link: true }` (next dev) the module imports
  * globals.css the usual way and exports an empty string.
  *
  * Why not Next's stylesheet link: a linked stylesheet blocks the first paint for a second request, a round trip on

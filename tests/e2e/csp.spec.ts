@@ -118,6 +118,9 @@ test("store pages satisfy the content security policy after an install", async (
   await page.waitForURL(/\/stores\/101\/orders/);
   await page.waitForLoadState("networkidle");
   expect(await violations(page)).toEqual([]);
+  // The stylesheet came with the first document only; a client navigation keeps it.
+  expect(await page.locator("head style").count()).toBe(1);
+  expect(await page.evaluate(() => getComputedStyle(document.body).backgroundColor)).not.toBe("rgba(0, 0, 0, 0)");
   expect(problems).toEqual([]);
 });
 
