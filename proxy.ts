@@ -4,6 +4,7 @@ import { resolveLocale } from "@/i18n/negotiate";
 import { crossSiteRefusal } from "@/i18n/plain-text";
 import { env } from "@/lib/env";
 import { isCrossSiteRequest, isSafeMethod } from "@/lib/http/cross-site";
+import { NONCE_HEADER } from "@/lib/http/nonce";
 import { REQUEST_PATH_HEADER } from "@/lib/http/request-path";
 import { REQUEST_ID_HEADER, acceptOrCreateRequestId } from "@/lib/request-id";
 
@@ -108,7 +109,7 @@ export function proxy(request: NextRequest): NextResponse {
 
   const requestHeaders = new Headers(request.headers);
   requestHeaders.set(REQUEST_PATH_HEADER, `${request.nextUrl.pathname}${request.nextUrl.search}`);
-  requestHeaders.set("x-nonce", nonce);
+  requestHeaders.set(NONCE_HEADER, nonce);
   requestHeaders.set(REQUEST_ID_HEADER, requestId);
   // Next takes the nonce for its own scripts from the policy on the request.
   requestHeaders.set("Content-Security-Policy", headers["Content-Security-Policy"] as string);

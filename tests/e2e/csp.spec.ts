@@ -52,6 +52,15 @@ async function expectNoncePolicy(page: Page, response: Response | null): Promise
   );
   expect(inline.length).toBeGreaterThan(0);
   for (const scriptNonce of inline) expect(scriptNonce).toBe(nonce);
+  // The stylesheet is written into the head (no request before the first paint) under the same nonce, and applies:
+  // a blocked <style> would leave the body's background transparent.
+  const styles = await page.locator("head style").evaluateAll((elements) =>
+    elements.map((element) => ({ nonce: (element as HTMLStyleElement).nonce, length: element.textContent?.length ?? 0 })),
+  );
+  expect(styles).toEqual([{ nonce, length: expect.any(Number) }]);
+  expect(styles[0]!.length).toBeGreaterThan(1_000);
+  expect(await page.locator('link[rel="stylesheet"]').count()).toBe(0);
+  expect(await page.evaluate(() => getComputedStyle(document.body).backgroundColor)).not.toBe("rgba(0, 0, 0, 0)");
 }
 
 async function visit(page: Page, path: string, screenshot: string): Promise<void> {
@@ -109,6 +118,9 @@ test("store pages satisfy the content security policy after an install", async (
   await page.waitForURL(/\/stores\/101\/orders/);
   await page.waitForLoadState("networkidle");
   expect(await violations(page)).toEqual([]);
+  // The stylesheet came with the first document only; a client navigation keeps it.
+  expect(await page.locator("head style").count()).toBe(1);
+  expect(await page.evaluate(() => getComputedStyle(document.body).backgroundColor)).not.toBe("rgba(0, 0, 0, 0)");
   expect(problems).toEqual([]);
 });
 
