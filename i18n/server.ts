@@ -1,42 +1,64 @@
 import "server-only";
-import { getLocale, getTranslations } from "next-intl/server";
+import { createTranslator } from "next-intl";
+import { cache } from "react";
 import { env } from "@/lib/env";
 import { formatsFor, type Formats } from "@/i18n/format";
-import { direction, isLocale, type Locale } from "./locales";
+import { direction, type Locale } from "./locales";
+import { loadMessages } from "./messages";
+import { requestLocale } from "./request-locale";
 import type { Rich, Translate } from "./translate";
 
 export type Ui = { locale: Locale; dir: "rtl" | "ltr"; t: Translate; rich: Rich; format: Formats };
 
 /**
+ * One Ui per locale for the life of the process. next-intl's getTranslations builds a translator, and with it an
+ * empty cache of parsed messages, for every request, so each page parsed every message it showed again (a few
+ * dozen ICU parses and Intl locale lookups per request). The translator depends on nothing but the locale, its
+ * catalogue and the stores' time zone, all fixed for the process, so it is made once and its cache kept.
+ */
+const uiByLocale = new Map<Locale, Promise<Ui>>();
+
+function uiFor(locale: Locale): Promise<Ui> {
+  let ui = uiByLocale.get(locale);
+  if (!ui) {
+    ui = loadMessages(locale).then((messages) => {
+      const t = createTranslator({ locale, messages, timeZone: env.STORE_TIME_ZONE });
+      return { locale, dir: direction(locale), t: t as Translate, rich: t.rich as Rich, format: formatsFor(locale, env.STORE_TIME_ZONE) };
+    });
+    uiByLocale.set(locale, ui);
+  }
+  return ui;
+}
+
+/**
  * What a server component needs to speak the merchant's language: the locale, a translator over the whole
  * catalogue (keys are written in full, "Orders.title", so the catalogue test can find every use) and formatters.
  */
-export async function getUi(): Promise<Ui> {
-  const [rawLocale, t] = await Promise.all([getLocale(), getTranslations()]);
-  const locale: Locale = isLocale(rawLocale) ? rawLocale : env.DEFAULT_LOCALE;
-  return {
-    locale,
-    dir: direction(locale),
-    t: t as Translate,
-    rich: t.rich as Rich,
-    format: formatsFor(locale, env.STORE_TIME_ZONE),
-  };
-}
+export const getUi = cache(async (): Promise<Ui> => uiFor(await requestLocale()));
+
+const pickedByLocale = new Map<string, Record<string, string>>();
 
 /**
  * The raw text of a few messages, for client components (they get no catalogue: next-intl's client runtime would
  * cost more than the whole page's own code). Only `{name}` placeholders are allowed in them; `fill` replaces
- * those in the browser, so plurals and other ICU syntax stay on the server.
+ * those in the browser, so plurals and other ICU syntax stay on the server. The same keys give the same texts for
+ * the process's life, so each list is picked once per locale.
  */
 export async function clientMessages(keys: readonly string[]): Promise<Record<string, string>> {
-  const t = await getTranslations();
+  const { locale, t } = await getUi();
+  const cacheKey = `${locale}\u0000${keys.join("\u0000")}`;
+  const cached = pickedByLocale.get(cacheKey);
+  if (cached) return cached;
+  const raw = (t as unknown as { raw: (key: string) => unknown }).raw;
   const picked: Record<string, string> = {};
   for (const key of keys) {
-    const raw = t.raw(key);
-    if (typeof raw !== "string" || /\{\s*\w+\s*,/.test(raw)) {
+    const text = raw(key);
+    if (typeof text !== "string" || /\{\s*\w+\s*,/.test(text)) {
       throw new Error(`Message ${key} cannot be sent to the browser: it must be plain text with {name} placeholders only`);
     }
-    picked[key] = raw;
+    picked[key] = text;
   }
+  Object.freeze(picked);
+  pickedByLocale.set(cacheKey, picked);
   return picked;
 }
