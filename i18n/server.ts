@@ -22,8 +22,24 @@ function uiFor(locale: Locale): Promise<Ui> {
   let ui = uiByLocale.get(locale);
   if (!ui) {
     ui = loadMessages(locale).then((messages) => {
-      const t = createTranslator({ locale, messages, timeZone: env.STORE_TIME_ZONE });
-      return { locale, dir: direction(locale), t: t as Translate, rich: t.rich as Rich, format: formatsFor(locale, env.STORE_TIME_ZONE) };
+      const translator = createTranslator({ locale, messages, timeZone: env.STORE_TIME_ZONE });
+      const translate = translator as Translate;
+      // A message without values reads the same every time: looked up and formatted once, then a map's answer. A
+      // key the catalogue lacks is not kept, so next-intl reports it on every use, as before.
+      const plain = new Map<string, string>();
+      const t = Object.assign(
+        (key: string, values?: Parameters<Translate>[1]) => {
+          if (values) return translate(key, values);
+          let text = plain.get(key);
+          if (text === undefined) {
+            text = translate(key);
+            if (translator.has(key as never)) plain.set(key, text);
+          }
+          return text;
+        },
+        { raw: translator.raw },
+      );
+      return { locale, dir: direction(locale), t, rich: translator.rich as Rich, format: formatsFor(locale, env.STORE_TIME_ZONE) };
     });
     uiByLocale.set(locale, ui);
   }
