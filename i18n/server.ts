@@ -27,9 +27,24 @@ function uiFor(locale: Locale): Promise<Ui> {
       // A message without values reads the same every time: looked up and formatted once, then a map's answer. A
       // key the catalogue lacks is not kept, so next-intl reports it on every use, as before.
       const plain = new Map<string, string>();
+      // Messages with values: the same few (a store's name, a count, the time zone) come back on every page, so
+      // their texts are kept too, by key and values, when the values are plain strings and numbers (a Date is
+      // formatted fresh). Bounded: past a few thousand the memory starts over.
+      let filled = new Map<string, string>();
       const t = Object.assign(
         (key: string, values?: Parameters<Translate>[1]) => {
-          if (values) return translate(key, values);
+          if (values) {
+            const memo = memoKey(key, values);
+            if (memo === null) return translate(key, values);
+            let text = filled.get(memo);
+            if (text === undefined) {
+              text = translate(key, values);
+              if (!translator.has(key as never)) return text;
+              if (filled.size >= 4096) filled = new Map();
+              filled.set(memo, text);
+            }
+            return text;
+          }
           let text = plain.get(key);
           if (text === undefined) {
             text = translate(key);
@@ -44,6 +59,15 @@ function uiFor(locale: Locale): Promise<Ui> {
     uiByLocale.set(locale, ui);
   }
   return ui;
+}
+
+/** The key of a message and its values, or null when a value is anything but a string or a number. */
+function memoKey(key: string, values: NonNullable<Parameters<Translate>[1]>): string | null {
+  for (const name in values) {
+    const type = typeof values[name];
+    if (type !== "string" && type !== "number") return null;
+  }
+  return `${key}${JSON.stringify(values)}`;
 }
 
 /**
