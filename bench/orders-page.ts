@@ -35,7 +35,7 @@ import {
 } from "./support";
 import type { BenchResult } from "./types";
 
-const STORE = 101;
+export const STORE = 101;
 const OTHER_STORE = 102;
 const ORDERS = Number(process.env.BENCH_ORDERS ?? 100_000);
 const REQUESTS = Number(process.env.BENCH_ORDERS_PAGE_REQUESTS ?? 200);
@@ -78,6 +78,39 @@ async function seed(databaseUrl: string): Promise<{ phone: string; deepCursor: s
   } finally {
     await sql.end();
   }
+}
+
+/**
+ * The bench database: migrated, two installs, a session holding the first store (its cookie returned) and the
+ * seeded orders. bench/orders-cpu.ts starts from the same database.
+ */
+export async function prepareOrdersDatabase(databaseUrl: string): Promise<{ cookie: string; phone: string; deepCursor: string }> {
+  const handle = await openDatabase({ url: databaseUrl, maxConnections: 1 });
+  await handle.migrate();
+  await handle.db.insert(installs).values(
+    [STORE, OTHER_STORE].map((storeId) => ({
+      storeId,
+      installId: 9000 + storeId,
+      storeName: `Bench store ${storeId}`,
+      scopes: ["orders:read"],
+    })),
+  );
+  const { secret } = await signIn(handle.db, { previousId: null, storeIds: [STORE], now: new Date() });
+  await handle.close();
+  const { phone, deepCursor } = await seed(databaseUrl);
+  // BENCH_SEALED_COOKIE=1: the cookie as builds before the plain session cookie wanted it (iron-session's seal).
+  const cookie = `${SESSION_COOKIE}=${process.env.BENCH_SEALED_COOKIE ? await sealData({ sid: secret }, { password: BENCH_SESSION_SECRET }) : secret}`;
+  return { cookie, phone, deepCursor };
+}
+
+/** The four variants the targets are set on, for a store's orders page at `base`. */
+export function ordersVariants(base: string, phone: string, deepCursor: string) {
+  return [
+    { key: "firstPage", label: "first page", url: base },
+    { key: "statusFilter", label: "?status=shipped", url: `${base}?status=shipped` },
+    { key: "phoneFilter", label: "?phone= (20 orders)", url: `${base}?phone=${phone}` },
+    { key: "deepPage", label: "cursor page 50,000 deep", url: `${base}?cursor=${deepCursor}` },
+  ];
 }
 
 type Timing = { median: number; p95: number; bytes: number; cpuMs: number };
@@ -148,24 +181,9 @@ export async function benchOrdersPage(): Promise<BenchResult> {
   let app: ChildProcess | null = null;
   let floorApp: ChildProcess | null = null;
   try {
-    const handle = await openDatabase({ url: database.url, maxConnections: 1 });
-    await handle.migrate();
-    await handle.db.insert(installs).values(
-      [STORE, OTHER_STORE].map((storeId) => ({
-        storeId,
-        installId: 9000 + storeId,
-        storeName: `Bench store ${storeId}`,
-        scopes: ["orders:read"],
-      })),
-    );
-    const { secret } = await signIn(handle.db, { previousId: null, storeIds: [STORE], now: new Date() });
-    await handle.close();
     const seedStarted = performance.now();
-    const { phone, deepCursor } = await seed(database.url);
+    const { cookie, phone, deepCursor } = await prepareOrdersDatabase(database.url);
     const seedSeconds = (performance.now() - seedStarted) / 1000;
-
-    // BENCH_SEALED_COOKIE=1: the cookie as builds before the plain session cookie wanted it (iron-session's seal).
-    const cookie = `${SESSION_COOKIE}=${process.env.BENCH_SEALED_COOKIE ? await sealData({ sid: secret }, { password: BENCH_SESSION_SECRET }) : secret}`;
     const [port, floorPort] = [await freePort(), await freePort()];
     app = startNext(database.url, port);
     floorApp = startReference(database.url, floorPort);
@@ -176,12 +194,7 @@ export async function benchOrdersPage(): Promise<BenchResult> {
       waitForStatus(floorUrl, floorApp, [200]),
     ]);
 
-    const variants = [
-      { key: "firstPage", label: "first page", url: base },
-      { key: "statusFilter", label: "?status=shipped", url: `${base}?status=shipped` },
-      { key: "phoneFilter", label: "?phone= (20 orders)", url: `${base}?phone=${phone}` },
-      { key: "deepPage", label: "cursor page 50,000 deep", url: `${base}?cursor=${deepCursor}` },
-    ];
+    const variants = ordersVariants(base, phone, deepCursor);
     const figures: Record<string, number> = { orders: ORDERS, requests: REQUESTS };
     const lines: string[] = [
       `${ORDERS.toLocaleString("en-US")} orders in one store (+${Math.round(ORDERS / 10).toLocaleString("en-US")} in another), seeded in ${seedSeconds.toFixed(1)} s; ${REQUESTS} sequential requests per variant after ${WARMUP} warm-up, each followed by one to the floor page`,

@@ -282,11 +282,15 @@ async function capture(sql: Sql, run: (db: Db) => Promise<unknown>): Promise<Cap
 /** EXPLAIN of each hot statement; ANALYZE inside a transaction that is rolled back, except for the purge delete. */
 async function explainHot(url: string, deepCursor: string): Promise<string[]> {
   const sql = postgres(url, { max: 1, onnotice: () => {} });
+  // The orders page's statement is written out (db/queries/order-views.ts): explained as it stands, not captured.
+  const written = (statement: { text: string; params: unknown[] }) => async () => {
+    throw new Captured(statement.text, statement.params);
+  };
   const hot: { label: string; analyze: boolean; run: (db: Db) => Promise<unknown> }[] = [
-    { label: "orders page, first page (listOrdersPage)", analyze: true, run: async (db) => ordersPageQuery(db, MEASURED, {}, 51) },
-    { label: "orders page, ?status=shipped", analyze: true, run: async (db) => ordersPageQuery(db, MEASURED, { status: "shipped" }, 51) },
-    { label: "orders page, ?phone=", analyze: true, run: async (db) => ordersPageQuery(db, MEASURED, { phones: phoneVariants("0500000042") }, 51) },
-    { label: "orders page, cursor 50,000 deep", analyze: true, run: async (db) => ordersPageQuery(db, MEASURED, { cursor: deepCursor }, 51) },
+    { label: "orders page, first page (listOrdersPage)", analyze: true, run: written(ordersPageQuery(MEASURED, {}, 51)) },
+    { label: "orders page, ?status=shipped", analyze: true, run: written(ordersPageQuery(MEASURED, { status: "shipped" }, 51)) },
+    { label: "orders page, ?phone=", analyze: true, run: written(ordersPageQuery(MEASURED, { phones: phoneVariants("0500000042") }, 51)) },
+    { label: "orders page, cursor 50,000 deep", analyze: true, run: written(ordersPageQuery(MEASURED, { cursor: deepCursor }, 51)) },
     {
       label: "webhook: claim the event id (claimEvent)",
       analyze: true,

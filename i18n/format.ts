@@ -40,6 +40,26 @@ const HOUR_CYCLE = "h23";
 
 const cache = new Map<string, Formats>();
 
+/**
+ * A formatter's answers kept for values met before. Intl's format costs microseconds a call, and the orders list
+ * formats the same instants and amounts on every request (a reload, the live refresh every few seconds). Bounded:
+ * past `max` values the memory starts over.
+ */
+function remembered<Value extends string | number>(format: (value: Value) => string, max = 4096): (value: Value) => string {
+  let answers = new Map<Value, string>();
+  return (value) => {
+    // -0 and 0 are one key to a Map, but not one text to Intl ("-0,00").
+    if (Object.is(value, -0)) return format(value);
+    let text = answers.get(value);
+    if (text === undefined) {
+      text = format(value);
+      if (answers.size >= max) answers = new Map();
+      answers.set(value, text);
+    }
+    return text;
+  };
+}
+
 function calendarDate(value: string): number | null {
   const ms = Date.parse(`${value}T00:00:00Z`);
   return Number.isNaN(ms) ? null : ms;
@@ -64,8 +84,10 @@ export function formatsFor(locale: Locale, timeZone: string): Formats {
   const count = new Intl.NumberFormat(tag, { maximumFractionDigits: 2 });
   const percent = new Intl.NumberFormat(tag, { style: "percent", maximumFractionDigits: 1 });
   const list = new Intl.ListFormat(tag, { type: "conjunction" });
+  const dateTimeAt = remembered((ms: number) => dateTime.format(ms));
+  const moneyOf = remembered((amount: number) => money.format(amount));
   const formats: Formats = {
-    dateTime: (value) => dateTime.format(value),
+    dateTime: (value) => dateTimeAt(value.getTime()),
     dateTimeWithZone: (value) => withZone.format(value),
     instant: (value) => `${toSecond.format(value)} (${zoneOf(value)})`,
     zoneName: zoneOf(new Date()),
@@ -85,7 +107,7 @@ export function formatsFor(locale: Locale, timeZone: string): Formats {
     money: (value) => {
       if (value === null || value === undefined || (typeof value === "string" && value.trim() === "")) return "—";
       const parsed = Number(value);
-      return Number.isFinite(parsed) ? money.format(parsed) : "—";
+      return Number.isFinite(parsed) ? moneyOf(parsed) : "—";
     },
     count: (value) => count.format(value),
     percent: (value) => percent.format(value / 100),

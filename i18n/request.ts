@@ -1,20 +1,13 @@
-import { cookies, headers } from "next/headers";
 import { getRequestConfig } from "next-intl/server";
 import { env } from "@/lib/env";
-import { LOCALE_COOKIE } from "./locales";
 import { loadMessages } from "./messages";
-import { resolveLocale } from "./negotiate";
+import { requestLocale } from "./request-locale";
 
 /**
- * next-intl's per-request configuration. URLs carry no locale (the template's routes are fixed), so the locale
- * comes from the switcher's cookie, else Accept-Language, else DEFAULT_LOCALE.
+ * next-intl's per-request configuration, for the few server actions and route handlers that call next-intl's
+ * getTranslations. Pages translate through ./server.ts, over the same locale.
  */
 export default getRequestConfig(async () => {
-  const [cookieStore, headerList] = await Promise.all([cookies(), headers()]);
-  const locale = resolveLocale({
-    cookie: cookieStore.get(LOCALE_COOKIE)?.value,
-    acceptLanguage: headerList.get("accept-language"),
-    fallback: env.DEFAULT_LOCALE,
-  });
+  const locale = await requestLocale();
   return { locale, messages: await loadMessages(locale), timeZone: env.STORE_TIME_ZONE };
 });

@@ -29,6 +29,8 @@ export function OrdersTable({ storeId, rows, t, format }: { storeId: number; row
     }
     return cell;
   };
+  // Each row's link is the list's address and the order's id (digits, nothing to escape): one storeHref per page.
+  const orderHref = `${storeHref(storeId, "orders")}/`;
   return (
     // Below md each row is a two-column card (a wide table would scroll sideways on a phone); from md up, a table.
     <div className="overflow-x-auto rounded-lg border border-slate-200 bg-white shadow-sm">
@@ -51,7 +53,7 @@ export function OrdersTable({ storeId, rows, t, format }: { storeId: number; row
           {rows.map((row) => (
             <tr key={row.id}>
               <th scope="row">
-                <a href={storeHref(storeId, ["orders", row.id])}>{row.orderNumber}</a>
+                <a href={orderHref + row.id}>{row.orderNumber}</a>
               </th>
               <td>{format.dateTime(row.createdAt)}</td>
               <td>{orDash(row.customerName)}</td>

@@ -1,11 +1,17 @@
 import { and, eq, sql } from "drizzle-orm";
 import type { DbOrTx } from "@/db/client";
 import { orderBackfills, orderSyncState, type OrderBackfill } from "@/db/schema";
+import { preparedPerDb } from "./prepared";
 
 /** A store's order import: its saved cursor and progress (lib/jobs/backfill.ts holds the rules). */
 
+const backfillOfStore = preparedPerDb((db) =>
+  db.select().from(orderBackfills).where(eq(orderBackfills.storeId, sql.placeholder("storeId"))).limit(1).prepare("find_backfill"),
+);
+
+/** Read by every store page (its import notice): a prepared query. */
 export async function findBackfill(db: DbOrTx, storeId: number): Promise<OrderBackfill | null> {
-  const [row] = await db.select().from(orderBackfills).where(eq(orderBackfills.storeId, storeId)).limit(1);
+  const [row] = await backfillOfStore(db).execute({ storeId });
   return row ?? null;
 }
 

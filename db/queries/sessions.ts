@@ -2,6 +2,7 @@ import { and, asc, eq, gt, inArray, lt, lte, notInArray, or, sql, type SQL } fro
 import { rowsOf, type Db, type DbOrTx } from "@/db/client";
 import { endedGrants, installs, sessionReplacements, sessions, sessionStores, type Install } from "@/db/schema";
 import type { InstallState } from "@/lib/installs/state";
+import { preparedPerDb } from "./prepared";
 
 /**
  * Server-side sessions. Every function takes the session's database id (the hash of the cookie's secret), never a
@@ -91,23 +92,16 @@ export async function findSessionStoreAccess(
   return { session: { createdAt: row.createdAt, lastSeenAt: row.lastSeenAt }, install: row.install };
 }
 
-/**
- * The session's times and the installs of every store it holds whose state is not one of `closedStates` (the
- * stores the platform cut the app off from: lib/installs/state.ts closedInstallStates) and, with `grantedAfter`,
- * that were granted after it, by name.
- */
-export async function findSessionInstalls(
-  db: DbOrTx,
-  id: string,
-  options: { closedStates: readonly InstallState[]; grantedAfter?: Date },
-): Promise<{ session: SessionTimes; installs: Install[] } | null> {
-  const { closedStates, grantedAfter } = options;
-  const rows = await db
+/** findSessionInstalls's query for one set of closed states, with or without a grant cutoff: built once per handle. */
+const sessionInstallsQueries = new Map<string, (db: DbOrTx) => ReturnType<typeof buildSessionInstalls>>();
+
+function buildSessionInstalls(db: DbOrTx, closedStates: readonly InstallState[], withCutoff: boolean) {
+  return db
     .select({ createdAt: sessions.createdAt, lastSeenAt: sessions.lastSeenAt, install: installs })
     .from(sessions)
     .leftJoin(
       sessionStores,
-      and(eq(sessionStores.sessionId, sessions.id), grantedAfter ? gt(sessionStores.grantedAt, grantedAfter) : undefined),
+      and(eq(sessionStores.sessionId, sessions.id), withCutoff ? gt(sessionStores.grantedAt, sql.placeholder("grantedAfter")) : undefined),
     )
     .leftJoin(
       installs,
@@ -116,8 +110,26 @@ export async function findSessionInstalls(
         closedStates.length > 0 ? notInArray(installs.state, [...closedStates]) : undefined,
       ),
     )
-    .where(eq(sessions.id, id))
-    .orderBy(asc(installs.storeName), asc(installs.storeId));
+    .where(eq(sessions.id, sql.placeholder("id")))
+    .orderBy(asc(installs.storeName), asc(installs.storeId))
+    .prepare("find_session_installs");
+}
+
+/**
+ * The session's times and the installs of every store it holds whose state is not one of `closedStates` (the
+ * stores the platform cut the app off from: lib/installs/state.ts closedInstallStates) and, with `grantedAfter`,
+ * that were granted after it, by name. Every page asks (lib/session.ts currentSession): a prepared query.
+ */
+export async function findSessionInstalls(
+  db: DbOrTx,
+  id: string,
+  options: { closedStates: readonly InstallState[]; grantedAfter?: Date },
+): Promise<{ session: SessionTimes; installs: Install[] } | null> {
+  const { closedStates, grantedAfter } = options;
+  const shape = `${grantedAfter ? "cutoff" : "all"}:${closedStates.join(",")}`;
+  let query = sessionInstallsQueries.get(shape);
+  if (!query) sessionInstallsQueries.set(shape, (query = preparedPerDb((handle) => buildSessionInstalls(handle, closedStates, Boolean(grantedAfter)))));
+  const rows = await query(db).execute(grantedAfter ? { id, grantedAfter: grantedAfter.toISOString() } : { id });
   const first = rows[0];
   if (!first) return null;
   return {

@@ -22,13 +22,8 @@ const request = vi.hoisted(() => ({ locale: "en" as string, headers: new Map<str
 vi.mock("next/headers", () => ({
   headers: async () => ({ get: (name: string) => request.headers.get(name) ?? null }),
 }));
-vi.mock("next-intl/server", async () => {
-  const { translator: make } = await import("../helpers/i18n");
-  return {
-    getLocale: async () => request.locale,
-    getTranslations: async () => make(request.locale as Locale),
-  };
-});
+// The request's locale as i18n/request-locale.ts reads it from the cookie and Accept-Language.
+vi.mock("@/i18n/request-locale", () => ({ requestLocale: async () => request.locale as Locale }));
 
 /** What a page's drizzle query throws when the server refused the connection. */
 function refused(): Error {

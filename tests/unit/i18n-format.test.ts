@@ -30,6 +30,17 @@ describe("money", () => {
     expect(formatsFor("en", "UTC").money(0)).toBe("DZD\u00a00.00");
   });
 
+  it("answers a value met before as it did the first time, and keeps -0 apart from 0", () => {
+    const { money, dateTime } = formatsFor("fr", "Africa/Algiers");
+    const fresh = new Intl.NumberFormat("fr-DZ", { style: "currency", currency: "DZD", minimumFractionDigits: 2 });
+    expect(money(-0)).toBe(fresh.format(-0));
+    expect(money(0)).toBe(fresh.format(0));
+    expect(money(0)).not.toBe(money(-0));
+    const instant = new Date("2026-03-04T21:05:00Z");
+    expect(dateTime(new Date(instant))).toBe(dateTime(instant));
+    expect(dateTime(new Date("2026-03-04T21:06:00Z"))).not.toBe(dateTime(instant));
+  });
+
   it("writes Arabic with the Western digits Algerian merchants read, never Arabic-Indic ones", () => {
     const ar = formatsFor("ar", "Africa/Algiers");
     const text = ar.money("9876543.21") + ar.dateTimeWithZone(new Date("2026-03-04T21:05:00Z")) + ar.count(1234.5) + ar.percent(12.5) + ar.instant(new Date("2026-03-04T21:05:09Z")) + ar.date("2026-03-04");

@@ -1,0 +1,101 @@
+/**
+ * `npx tsx --conditions=react-server bench/orders-cpu.ts`, once `npm run bench` has built both apps: the server CPU
+ * each orders-page variant costs, app beside floor (the reference's 50-row page), and optionally a CPU profile of
+ * each server. Times on a shared machine move with everyone's load; a server's own CPU per request (from /proc,
+ * user + system, the database not counted) moves far less, so this is the figure to compare changes with.
+ *
+ *   --requests=N  requests per variant and side (default 300), after 30 warm-up ones
+ *   --prof=DIR    run each server under `node --cpu-prof` and leave its .cpuprofile in DIR/<side>
+ *   --dist=DIR    the app's build folder (default .next-bench, as `npm run bench` builds it)
+ *   --base=DIR    another checkout of the app (an earlier commit's), built into its own .next-bench, measured
+ *                 beside it as "base": the requests interleave, so both see the same machine
+ *   --html=DIR    also leave each variant's HTML in DIR, and the floor page's, to see what a page sends
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { ordersVariants, prepareOrdersDatabase, STORE } from "./orders-page";
+import { BENCH_DIST_DIR, REFERENCE_DIR, benchDatabase, cpuMs, freePort, productionEnv, stopProcess, waitForStatus } from "./support";
+
+const option = (name: string) => process.argv.find((arg) => arg.startsWith(`--${name}=`))?.split("=")[1];
+const REQUESTS = Number(option("requests") ?? 300);
+const WARMUP = 30;
+const PROFILE_DIR = option("prof");
+const DIST = option("dist") ?? BENCH_DIST_DIR;
+const BASE = option("base");
+const HTML_DIR = option("html");
+const NEXT_BIN = path.join(process.cwd(), "node_modules", "next", "dist", "bin", "next");
+
+type Side = "app" | "base" | "floor";
+
+function start(side: Side, databaseUrl: string, port: number): ChildProcess {
+  const env = productionEnv(databaseUrl, port);
+  if (side === "floor") delete env.NEXT_DIST_DIR;
+  else env.NEXT_DIST_DIR = side === "app" ? DIST : BENCH_DIST_DIR;
+  const profile = PROFILE_DIR ? [`--cpu-prof`, `--cpu-prof-dir=${path.join(PROFILE_DIR, side)}`] : [];
+  if (PROFILE_DIR) mkdirSync(path.join(PROFILE_DIR, side), { recursive: true });
+  const dir = side === "floor" ? [REFERENCE_DIR] : side === "base" ? [BASE!] : [];
+  const args = [...profile, NEXT_BIN, "start", ...dir, "-p", String(port), "-H", "127.0.0.1"];
+  return spawn(process.execPath, args, { env, stdio: ["ignore", "ignore", "inherit"] });
+}
+
+async function fetchBody(url: string, headers: Record<string, string>, marker: string, saveAs?: string): Promise<number> {
+  const response = await fetch(url, { headers });
+  const body = await response.text();
+  if (response.status !== 200 || !body.includes(marker)) throw new Error(`GET ${url} answered ${response.status} without "${marker}"`);
+  if (saveAs && HTML_DIR) writeFileSync(path.join(HTML_DIR, `${saveAs}.html`), body);
+  return Buffer.byteLength(body);
+}
+
+async function main(): Promise<void> {
+  if (!existsSync(path.join(DIST, "BUILD_ID"))) throw new Error(`no production build in ${DIST}: npm run bench builds it`);
+  if (BASE && !existsSync(path.join(BASE, BENCH_DIST_DIR, "BUILD_ID"))) throw new Error(`no production build in ${BASE}/${BENCH_DIST_DIR}`);
+  if (HTML_DIR) mkdirSync(HTML_DIR, { recursive: true });
+  const database = await benchDatabase("bench_orders_cpu");
+  const servers: ChildProcess[] = [];
+  try {
+    const { cookie, phone, deepCursor } = await prepareOrdersDatabase(database.url);
+    const sides: Side[] = BASE ? ["app", "base", "floor"] : ["app", "floor"];
+    const processes = {} as Record<Side, ChildProcess>;
+    const bases = {} as Record<Side, string>;
+    for (const side of sides) {
+      const port = await freePort();
+      processes[side] = start(side, database.url, port);
+      servers.push(processes[side]);
+      bases[side] = side === "floor" ? `http://127.0.0.1:${port}/rows` : `http://127.0.0.1:${port}/stores/${STORE}/orders`;
+    }
+    await Promise.all(sides.map((side) => waitForStatus(bases[side], processes[side], [200], { headers: { cookie } })));
+    const loadBefore = os.loadavg()[0]!;
+    const totals = Object.fromEntries(sides.map((side) => [side, 0])) as Record<Side, number>;
+    const appVariants = ordersVariants(bases.app, phone, deepCursor);
+    const baseVariants = BASE ? ordersVariants(bases.base, phone, deepCursor) : [];
+    for (const [index, variant] of appVariants.entries()) {
+      const used = Object.fromEntries(sides.map((side) => [side, 0])) as Record<Side, number>;
+      const bytes = {} as Record<Side, number>;
+      for (let round = 0; round < WARMUP + REQUESTS; round++) {
+        const save = round === 0;
+        for (const side of sides) {
+          const url = side === "floor" ? bases.floor : side === "app" ? variant.url : baseVariants[index]!.url;
+          const marker = `ORD-${STORE}-`;
+          const before = cpuMs(processes[side].pid!);
+          bytes[side] = await fetchBody(url, side === "floor" ? {} : { cookie }, marker, save ? `${variant.key}-${side}` : undefined);
+          if (round >= WARMUP) used[side] += cpuMs(processes[side].pid!) - before;
+        }
+      }
+      for (const side of sides) totals[side] += used[side];
+      const per = (side: Side) => `${side} ${(used[side] / REQUESTS).toFixed(2)} ms (${(used[side] / used.floor).toFixed(2)}x, ${(bytes[side] / 1024).toFixed(1)} kB)`;
+      console.log(`${variant.label}: ${sides.map(per).join(", ")}`);
+    }
+    console.log(`all variants, CPU per request against the floor's: ${sides.map((side) => `${side} ${(totals[side] / totals.floor).toFixed(2)}x`).join(", ")}`);
+    console.log(`load average ${loadBefore.toFixed(1)} before, ${os.loadavg()[0]!.toFixed(1)} after, on ${os.cpus().length} cores`);
+  } finally {
+    await Promise.all(servers.map((server) => stopProcess(server)));
+    await database.drop();
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});
