@@ -22,11 +22,11 @@ import { drizzle } from "drizzle-orm/postgres-js";
 import postgres from "postgres";
 import { openDatabase, type Db } from "@/db/client";
 import { encodeOrderCursor, ordersPageQuery } from "@/db/queries/order-views";
-import { claimEvent, deleteEventsBefore } from "@/db/queries/webhook-events";
+import { claimEvent, deleteStoreEventsBefore, storesWithEvents } from "@/db/queries/webhook-events";
 import * as schema from "@/db/schema";
 import { phoneVariants } from "@/lib/phone";
 import { signIn } from "@/lib/session-lifecycle";
-import { purgeUninstalledStores } from "@/lib/webhooks/retention";
+import { EVENT_PURGE_BATCH, purgeUninstalledStores } from "@/lib/webhooks/retention";
 import { BENCH_DIST_DIR, benchDatabase, freePort, percentile, startNext, stopProcess, waitForStatus } from "./support";
 import type { BenchResult } from "./types";
 import { deliveries, drive, type Sample } from "./webhooks";
@@ -296,7 +296,12 @@ async function explainHot(url: string, deepCursor: string): Promise<string[]> {
       analyze: true,
       run: (db) => claimEvent(db, { id: "evt_explain0000000000000000", event: "order.created", storeId: WEBHOOK_STORE }),
     },
-    { label: "retention purge: event ids past retention (deleteEventsBefore)", analyze: false, run: (db) => deleteEventsBefore(db, new Date(Date.parse(EVENT_ANCHOR) + DAY_MS)) },
+    { label: "retention purge: the stores holding event ids (storesWithEvents)", analyze: true, run: (db) => storesWithEvents(db) },
+    {
+      label: "retention purge: one batch of a store's event ids past retention (deleteStoreEventsBefore)",
+      analyze: true,
+      run: (db) => deleteStoreEventsBefore(db, MEASURED, new Date(Date.parse(EVENT_ANCHOR) + DAY_MS), EVENT_PURGE_BATCH),
+    },
   ];
   const out: string[] = [];
   try {

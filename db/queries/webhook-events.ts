@@ -1,5 +1,5 @@
-import { eq, inArray, lt, sql } from "drizzle-orm";
-import type { DbOrTx } from "@/db/client";
+import { and, eq, inArray, lt, sql } from "drizzle-orm";
+import { rowsOf, type DbOrTx } from "@/db/client";
 import { installs, webhookEvents } from "@/db/schema";
 
 export type RecordEventInput = {
@@ -57,11 +57,33 @@ export async function findEvent(db: DbOrTx, id: string) {
 }
 
 /**
- * Forgets event ids older than `before`. The platform retries a delivery for under three hours, so ids kept for
- * the retention period are far past any redelivery.
+ * The stores that hold event ids, read by skipping through the (store_id, received_at) key: one probe a store, not a
+ * scan of every id (a loose index scan, which PostgreSQL does not plan on its own).
  */
-export async function deleteEventsBefore(db: DbOrTx, before: Date): Promise<number> {
-  const deleted = await db.delete(webhookEvents).where(lt(webhookEvents.receivedAt, before)).returning({ id: webhookEvents.id });
+export async function storesWithEvents(db: DbOrTx): Promise<number[]> {
+  const result = await db.execute(sql`
+    with recursive stores as (
+      (select ${webhookEvents.storeId} as store_id from ${webhookEvents} order by ${webhookEvents.storeId} limit 1)
+      union all
+      select (select next.store_id from ${webhookEvents} as next where next.store_id > stores.store_id order by next.store_id limit 1)
+      from stores where stores.store_id is not null
+    )
+    select store_id from stores where store_id is not null`);
+  return rowsOf<{ store_id: number | string }>(result).map((row) => Number(row.store_id));
+}
+
+/**
+ * Forgets at most `limit` of one store's event ids older than `before`, found through the store's key, and says how
+ * many. The platform retries a delivery for under three hours, so ids kept for the retention period are far past any
+ * redelivery.
+ */
+export async function deleteStoreEventsBefore(db: DbOrTx, storeId: number, before: Date, limit: number): Promise<number> {
+  const due = db
+    .select({ id: webhookEvents.id })
+    .from(webhookEvents)
+    .where(and(eq(webhookEvents.storeId, storeId), lt(webhookEvents.receivedAt, before)))
+    .limit(limit);
+  const deleted = await db.delete(webhookEvents).where(inArray(webhookEvents.id, due)).returning({ id: webhookEvents.id });
   return deleted.length;
 }
 

@@ -88,6 +88,31 @@ describe(`retention after uninstall (${databaseKind()})`, () => {
     expect(await rowsOf(3)).toEqual([1, 1, 2, 1, 1, 1]);
   });
 
+  it("forgets every store's event ids past retention, a batch at a time, and keeps the newer ones", async () => {
+    // Stores 3 and 5 are kept; their event ids are not: 7 old ids of store 3 (more than two batches of 3), 4 of
+    // store 5 (one full batch and one of one), and the ids of the last 30 days stay.
+    const old = new Date(NOW.getTime() - 31 * DAY);
+    const recent = new Date(NOW.getTime() - 29 * DAY);
+    for (let index = 0; index < 7; index++) await recordEvent(handle.db, { id: newEventId(), event: "order.updated", storeId: 3, receivedAt: old });
+    for (let index = 0; index < 4; index++) await recordEvent(handle.db, { id: newEventId(), event: "order.updated", storeId: 5, receivedAt: old });
+    await recordEvent(handle.db, { id: newEventId(), event: "order.updated", storeId: 3, receivedAt: recent });
+    const result = await purgeUninstalledStores(handle.db, { now: NOW, eventBatch: 3 });
+    // Stores 1 and 4 purged (one id each), the verify event's, then 7 + 4 old ids of the kept stores.
+    expect(result.events).toBe(3 + 11);
+    const left = await handle.db
+      .select({ storeId: webhookEvents.storeId, n: count() })
+      .from(webhookEvents)
+      .groupBy(webhookEvents.storeId)
+      .orderBy(webhookEvents.storeId);
+    // Each kept store's seeded id (2 days old) and store 3's 29-day-old one.
+    expect(left).toEqual([
+      { storeId: 2, n: 1 },
+      { storeId: 3, n: 2 },
+      { storeId: 5, n: 1 },
+      { storeId: 6, n: 1 },
+    ]);
+  });
+
   it("the same store purged later, once its retention has run out", async () => {
     expect((await purgeUninstalledStores(handle.db, { now: NOW })).storeIds).toEqual([1, 4]);
     const result = await purgeUninstalledStores(handle.db, { now: new Date(NOW.getTime() + 21 * DAY) });
