@@ -195,14 +195,15 @@ export async function benchFirstLoadJs(): Promise<BenchResult> {
       const over = result.bytes - empty.bytes;
       worst = Math.max(worst, over);
       figures[`firstLoadJsKb ${route}`] = kb(result.bytes);
-      const verdict = kb(over) <= FIRST_LOAD_MARGIN_KB ? "within" : "OVER";
+      // Judged on the bytes, not the rounded kB: +3.04 kB prints as +3 kB but is over a 3 kB budget.
+      const verdict = over <= FIRST_LOAD_MARGIN_KB * 1024 ? "within" : "OVER";
       const later = result.laterBytes ? ` (then ${kb(result.laterBytes)} kB after the load event, not counted)` : "";
       lines.push(
-        `${route}: ${kb(result.bytes)} kB in ${result.files} scripts (HTTP ${result.status}), +${kb(over)} kB over the empty page, ${verdict} the ${FIRST_LOAD_MARGIN_KB} kB margin${later}`,
+        `${route}: ${kb(result.bytes)} kB in ${result.files} scripts (HTTP ${result.status}), +${kb(over)} kB (${over} bytes) over the empty page, ${verdict} the ${FIRST_LOAD_MARGIN_KB} kB margin${later}`,
       );
     }
     figures.worstOverEmptyKb = kb(worst);
-    lines.push(`largest page: +${kb(worst)} kB over the empty page (budget: ${FIRST_LOAD_MARGIN_KB} kB)`);
+    lines.push(`largest page: +${kb(worst)} kB (${worst} bytes) over the empty page (budget: ${FIRST_LOAD_MARGIN_KB} kB, ${FIRST_LOAD_MARGIN_KB * 1024} bytes)`);
     return { title: "First-load JavaScript per page (Chromium, encoded bytes of scripts loaded before the load event)", lines, figures };
   } finally {
     await browser?.close();
