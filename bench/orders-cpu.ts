@@ -10,11 +10,15 @@
  *   --base=DIR    another checkout of the app (an earlier commit's), built into its own .next-bench, measured
  *                 beside it as "base": the requests interleave, so both see the same machine
  *   --html=DIR    also leave each variant's HTML in DIR, and the floor page's, to see what a page sends
+ *
+ * With --prof, once the servers have stopped (a profile is written at exit), it prints where each side's CPU went,
+ * by kind of work, per request (bench/cpu-profile.ts).
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { printProfiles } from "./cpu-profile";
 import { ordersVariants, prepareOrdersDatabase, STORE } from "./orders-page";
 import { BENCH_DIST_DIR, REFERENCE_DIR, benchDatabase, cpuMs, freePort, productionEnv, stopProcess, waitForStatus } from "./support";
 
@@ -54,9 +58,10 @@ async function main(): Promise<void> {
   if (HTML_DIR) mkdirSync(HTML_DIR, { recursive: true });
   const database = await benchDatabase("bench_orders_cpu");
   const servers: ChildProcess[] = [];
+  const sides: Side[] = BASE ? ["app", "base", "floor"] : ["app", "floor"];
+  let requests = 0;
   try {
     const { cookie, phone, deepCursor } = await prepareOrdersDatabase(database.url);
-    const sides: Side[] = BASE ? ["app", "base", "floor"] : ["app", "floor"];
     const processes = {} as Record<Side, ChildProcess>;
     const bases = {} as Record<Side, string>;
     for (const side of sides) {
@@ -84,6 +89,7 @@ async function main(): Promise<void> {
         }
       }
       for (const side of sides) totals[side] += used[side];
+      requests += WARMUP + REQUESTS;
       const per = (side: Side) => `${side} ${(used[side] / REQUESTS).toFixed(2)} ms (${(used[side] / used.floor).toFixed(2)}x, ${(bytes[side] / 1024).toFixed(1)} kB)`;
       console.log(`${variant.label}: ${sides.map(per).join(", ")}`);
     }
@@ -93,6 +99,7 @@ async function main(): Promise<void> {
     await Promise.all(servers.map((server) => stopProcess(server)));
     await database.drop();
   }
+  if (PROFILE_DIR && requests > 0) printProfiles(PROFILE_DIR, sides, requests);
 }
 
 main().catch((error: unknown) => {

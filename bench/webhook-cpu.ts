@@ -11,11 +11,15 @@
  *   --dist=DIR   the app's build folder (default .next-bench, as `npm run bench` builds it)
  *   --base=DIR   a second build of the app (an earlier commit's) measured beside it, as "base"
  *   --jobs-worker=off   the app (and base) without the job worker inside (JOBS_WORKER=off): the route alone
+ *
+ * With --prof, once the servers have stopped (a profile is written at exit), it prints where each side's CPU went,
+ * by kind of work, per event (bench/cpu-profile.ts).
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync, mkdirSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { printProfiles } from "./cpu-profile";
 import { BENCH_DIST_DIR, REFERENCE_DIR, benchDatabase, cpuMs, freePort, productionEnv, seedWebhookStores, stopProcess, waitForStatus } from "./support";
 import { deliveries, drive } from "./webhooks";
 
@@ -45,9 +49,10 @@ async function main(): Promise<void> {
   if (!existsSync(path.join(DIST, "BUILD_ID"))) throw new Error(`no production build in ${DIST}: npm run bench builds it`);
   const database = await benchDatabase("bench_webhook_cpu");
   const servers: ChildProcess[] = [];
+  // The floor last: the breakdown reads each side against it.
+  const sides: Side[] = BASE ? ["app", "base", "floor"] : ["app", "floor"];
   try {
     await seedWebhookStores(database.url, Object.values(STORES));
-    const sides: Side[] = BASE ? ["app", "floor", "base"] : ["app", "floor"];
     const processes = {} as Record<Side, ChildProcess>;
     const urls = {} as Record<Side, URL>;
     for (const side of sides) {
@@ -84,6 +89,8 @@ async function main(): Promise<void> {
     await Promise.all(servers.map((server) => stopProcess(server)));
     await database.drop();
   }
+  // Each side got the 300 warm-up events and every round's.
+  if (PROFILE_DIR) printProfiles(PROFILE_DIR, sides, 300 + ROUNDS * EVENTS);
 }
 
 main().catch((error: unknown) => {
