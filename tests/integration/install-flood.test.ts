@@ -49,6 +49,8 @@ let client: OAuthClient;
 // A sender only: the installs' order imports wait in the queue, no worker takes them.
 let jobs: PgBoss;
 let restoreLog: () => void;
+/** What the operator reads: a flood must show in the log as what it is, callbacks held back, each with its reason. */
+const logLines: string[] = [];
 let tokenCalls = 0;
 const realFetch = globalThis.fetch;
 
@@ -64,7 +66,7 @@ beforeAll(async () => {
     redirectUri: `${APP_URL}/oauth/callback`,
     userAgent: APP_USER_AGENT,
   };
-  restoreLog = setLogSink(() => {});
+  restoreLog = setLogSink((line) => logLines.push(line));
   jobs = await startBoss(handle);
 });
 afterAll(async () => {
@@ -77,6 +79,7 @@ beforeEach(async () => {
   await handle.db.delete(rateBuckets);
   await handle.db.delete(spentInstallStates);
   tokenCalls = 0;
+  logLines.length = 0;
   // Counts the requests that reach the token endpoint; every request still goes out over real HTTP.
   vi.spyOn(globalThis, "fetch").mockImplementation((input, init) => {
     if (String(input instanceof Request ? input.url : input).endsWith("/oauth/apps/token")) tokenCalls += 1;
@@ -123,6 +126,8 @@ describe("the install flow under a flood (emulator's token limit on)", () => {
     const held = outcomes.filter((outcome) => !outcome.ok && outcome.reason === "too_many_attempts");
     expect(held.length).toBeGreaterThanOrEqual(60);
     for (const outcome of held) expect(outcome).toMatchObject({ retryAfterMs: expect.any(Number) });
+    const heldLines = logLines.filter((line) => line.includes("install callback held back") && line.includes("too_many_attempts"));
+    expect(heldLines).toHaveLength(held.length);
 
     const { attempt, callback } = await consent([101, 103]);
     const before = tokenCalls;
