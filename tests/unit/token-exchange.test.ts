@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { setLogSink } from "@/lib/log";
+import { configureLog, setLogSink } from "@/lib/log";
 import { env } from "@/lib/env";
 import { authorizeUrl, exchangeCode, oauthClientFromEnv, type OAuthClient } from "@/lib/oauth/token-client";
 import { APP_USER_AGENT } from "@/lib/platform";
@@ -101,6 +101,23 @@ describe("exchangeCode", () => {
     handler = answer(400, JSON.stringify({ error: "invalid_grant", error_description: "The code is invalid" }), { "x-request-id": "req_7" });
     const error = await refusal(exchangeCode(client(), grant));
     expect([error.kind, error.status, error.code, error.requestId]).toEqual(["oauth", 400, "invalid_grant", "req_7"]);
+  });
+
+  it("tells the operator the endpoint refused, with its status, error and request id, never the code or the secret", async () => {
+    handler = answer(401, JSON.stringify({ error: "invalid_client", error_description: "Client authentication failed" }), { "x-request-id": "req_8" });
+    const lines: string[] = [];
+    const restoreSink = setLogSink((line) => lines.push(line));
+    const restoreLevel = configureLog({ level: "warn", format: "json" });
+    try {
+      await refusal(exchangeCode(client(), grant));
+    } finally {
+      restoreLevel();
+      restoreSink();
+    }
+    expect(lines.map((line) => JSON.parse(line) as Record<string, unknown>)).toContainEqual(
+      expect.objectContaining({ level: "warn", msg: "token exchange refused", status: 401, oauthError: "invalid_client", requestId: "req_8" }),
+    );
+    expect(lines.some((line) => line.includes(grant.code) || line.includes("svcas_secret"))).toBe(false);
   });
 
   it("does not follow a redirect: the code and secret go to the token endpoint only", async () => {
