@@ -104,6 +104,7 @@ export function formatBreakdowns(sides: { label: string; breakdown: Breakdown }[
   const value = (breakdown: Breakdown, kind: string) => breakdown.kinds.find(([name]) => name === kind)?.[1] ?? 0;
   const floor = sides.at(-1)!;
   const cell = (ms: number) => ms.toFixed(2).padStart(7);
+  const signed = (ms: number) => `${ms >= 0 ? "+" : ""}${ms.toFixed(2)}`;
   return [
     `${"ms of CPU a request (profiled)".padEnd(44)}${sides.map((side) => side.label.padStart(9)).join("")}   vs ${floor.label}`,
     `${"all busy time".padEnd(44)}${sides.map((side) => `  ${cell(side.breakdown.perRequestMs)}`).join("")}`,
@@ -111,7 +112,7 @@ export function formatBreakdowns(sides: { label: string; breakdown: Breakdown }[
       (kind) =>
         `${kind.padEnd(44)}${sides.map((side) => `  ${cell(value(side.breakdown, kind))}`).join("")}   ${sides
           .slice(0, -1)
-          .map((side) => `${value(side.breakdown, kind) - value(floor.breakdown, kind) >= 0 ? "+" : ""}${(value(side.breakdown, kind) - value(floor.breakdown, kind)).toFixed(2)}`)
+          .map((side) => signed(value(side.breakdown, kind) - value(floor.breakdown, kind)))
           .join(" ")}`,
     ),
   ];

@@ -11,7 +11,7 @@ import { traceFields } from "@/lib/observability/trace";
  * deliveryId, platformRequestId.
  */
 
-type Level = "debug" | "info" | "warn" | "error";
+export type Level = "debug" | "info" | "warn" | "error";
 export type LogFields = Record<string, unknown>;
 export type LogFormat = "json" | "pretty";
 

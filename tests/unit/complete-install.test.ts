@@ -3,11 +3,12 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { Db } from "@/db/client";
-import { configureLog, setLogSink } from "@/lib/log";
+import { setLogSink } from "@/lib/log";
 import { completeInstall } from "@/lib/oauth/complete-install";
 import type { InstallAttempt } from "@/lib/oauth/pkce";
 import type { OAuthClient } from "@/lib/oauth/token-client";
 import { APP_USER_AGENT } from "@/lib/platform";
+import { captureLogs } from "../helpers/log-capture";
 
 /**
  * The callback's refusals, where nothing may be written: the database handed in fails the test if anything touches
@@ -65,18 +66,11 @@ describe("completeInstall refusals", () => {
   });
 
   it("tells the operator why a callback got nothing, with the reason and never the code or the client's secret", async () => {
-    const lines: string[] = [];
-    const restoreSink = setLogSink((line) => lines.push(line));
-    const restoreLevel = configureLog({ level: "info", format: "json" });
-    try {
+    const { lines, entries } = await captureLogs("info", async () => {
       await completeInstall(untouchable, { params: new URLSearchParams({ code, state: "forged" }), attempt, client, jobs: unusedJobs });
       const params = new URLSearchParams({ code, state: attempt.state });
       await completeInstall(untouchable, { params, attempt, client, now: attempt.startedAt + 1_000, jobs: unusedJobs });
-    } finally {
-      restoreLevel();
-      restoreSink();
-    }
-    const entries = lines.map((line) => JSON.parse(line) as Record<string, unknown>);
+    });
     expect(entries).toContainEqual(expect.objectContaining({ level: "info", msg: "install callback refused", reason: "state_mismatch" }));
     expect(entries).toContainEqual(expect.objectContaining({ level: "warn", msg: "install failed", reason: "network" }));
     expect(lines.some((line) => line.includes(code) || line.includes(client.clientSecret))).toBe(false);

@@ -1,11 +1,12 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { configureLog, setLogSink } from "@/lib/log";
+import { setLogSink } from "@/lib/log";
 import { env } from "@/lib/env";
 import { authorizeUrl, exchangeCode, oauthClientFromEnv, type OAuthClient } from "@/lib/oauth/token-client";
 import { APP_USER_AGENT } from "@/lib/platform";
 import { PlatformError } from "@/lib/platform";
+import { captureLogs } from "../helpers/log-capture";
 
 /**
  * The token request over real HTTP against a small local server standing in for the token endpoint: what is sent,
@@ -105,16 +106,8 @@ describe("exchangeCode", () => {
 
   it("tells the operator the endpoint refused, with its status, error and request id, never the code or the secret", async () => {
     handler = answer(401, JSON.stringify({ error: "invalid_client", error_description: "Client authentication failed" }), { "x-request-id": "req_8" });
-    const lines: string[] = [];
-    const restoreSink = setLogSink((line) => lines.push(line));
-    const restoreLevel = configureLog({ level: "warn", format: "json" });
-    try {
-      await refusal(exchangeCode(client(), grant));
-    } finally {
-      restoreLevel();
-      restoreSink();
-    }
-    expect(lines.map((line) => JSON.parse(line) as Record<string, unknown>)).toContainEqual(
+    const { lines, entries } = await captureLogs("warn", () => refusal(exchangeCode(client(), grant)));
+    expect(entries).toContainEqual(
       expect.objectContaining({ level: "warn", msg: "token exchange refused", status: 401, oauthError: "invalid_client", requestId: "req_8" }),
     );
     expect(lines.some((line) => line.includes(grant.code) || line.includes("svcas_secret"))).toBe(false);
