@@ -4,8 +4,10 @@ import nextTypescript from "eslint-config-next/typescript";
 /**
  * Import boundaries. lib/platform is reached only through its public entry (@/lib/platform), so its internals can
  * change freely; the app (app/, lib/, db/, components/) never imports the emulator, whose code the app must not
- * need; the emulator borrows only the few neutral modules both sides share. A later block replaces an earlier
- * one's no-restricted-imports for the files it matches, so each block lists every pattern its files obey.
+ * need; the emulator borrows only the few neutral modules both sides share. No file imports a package's internals
+ * (next/dist/...): they change without notice in any release, so a template that leans on them breaks on the
+ * update its users most need to take. A later block replaces an earlier one's no-restricted-imports for the files it
+ * matches, so each block lists every pattern its files obey.
  */
 const platformInternals = {
   group: ["@/lib/platform/*", "**/lib/platform/*", "../platform/*"],
@@ -19,7 +21,11 @@ const outsideSharedModules = {
   regex: "^@/(?!lib/log$|lib/dev-app$|lib/webhook-url/)",
   message: "The emulator imports only the modules it shares with the app: lib/log, lib/dev-app, lib/webhook-url.",
 };
-const restrict = (...patterns) => ({ "no-restricted-imports": ["error", { patterns }] });
+const packageInternals = {
+  group: ["next/dist/*", "*/dist/*", "@*/*/dist/*"],
+  message: "Import a package's public entry points (next/link, next/navigation, ...), never its build output: it changes in any release.",
+};
+const restrict = (...patterns) => ({ "no-restricted-imports": ["error", { patterns: [packageInternals, ...patterns] }] });
 
 const boundaries = [
   { files: ["**/*.{ts,tsx,mjs}"], rules: restrict(platformInternals) },

@@ -9,16 +9,6 @@ const nextConfig: NextConfig = {
   // pg-boss and its node-postgres pool run as plain Node modules (pg has optional native parts a bundler trips on).
   serverExternalPackages: ["@electric-sql/pglite", "pg-boss", "pg"],
   poweredByHeader: false,
-  // app/inline-stylesheet.ts is app/globals.css compiled, as text, for the head of each document; next dev links it.
-  turbopack: {
-    rules: {
-      "inline-stylesheet.ts": [
-        // The server's bundles only: the browser keeps the module's empty string (app/inline-stylesheet-writer.tsx).
-        { condition: { all: ["production", { not: "browser" }] }, loaders: ["./build/inline-css-loader.mjs"], as: "*.js" },
-        { condition: "development", loaders: [{ loader: "./build/inline-css-loader.mjs", options: { link: true } }], as: "*.js" },
-      ],
-    },
-  },
   // The app migrates an embedded database at start and `npm run doctor` compares against the journal: ship the
   // migrations with the standalone server.
   outputFileTracingIncludes: { "/**": ["./db/migrations/**/*"] },

@@ -1,9 +1,9 @@
 import type { Metadata } from "next";
-import { headers } from "next/headers";
 import { connection } from "next/server";
 import { getUi } from "@/i18n/server";
-import { NONCE_HEADER } from "@/lib/http/nonce";
-import { InlineStylesheetWriter } from "./inline-stylesheet-writer";
+// The app's one stylesheet, through Next's CSS pipeline (postcss.config.mjs: Tailwind): both bundlers link it from
+// every page, under the policy's style-src 'self' (proxy.ts).
+import "./globals.css";
 
 export async function generateMetadata(): Promise<Metadata> {
   const { t } = await getUi();
@@ -15,12 +15,10 @@ export default async function RootLayout({ children }: { children: React.ReactNo
   // Every page renders per request: the content security policy's nonce (proxy.ts) exists only per request, and a
   // prerendered page (the 404 included) would ship scripts the policy blocks. The locale is per request too.
   await connection();
-  const [{ locale, dir }, requestHeaders] = await Promise.all([getUi(), headers()]);
+  const { locale, dir } = await getUi();
   return (
     <html lang={locale} dir={dir}>
       <body className="min-h-screen bg-slate-50 text-slate-900 antialiased">
-        {/* The stylesheet, written into the head of a document answer (no request before the first paint). */}
-        <InlineStylesheetWriter nonce={requestHeaders.get(NONCE_HEADER) ?? undefined} />
         {children}
       </body>
     </html>

@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import { headers } from "next/headers";
-import { AppLink } from "@/components/app-link";
+import { LinkWithStatus } from "@/components/link-with-status";
 import { LostAccessPanel } from "@/components/lost-access-panel";
 import { getUi } from "@/i18n/server";
 import { safeReturnPath } from "@/lib/oauth/return-path";
@@ -50,9 +50,9 @@ export default async function NotFound() {
         >
           {t("NotFound.signIn")}
         </a>
-        <AppLink href="/stores" className="rounded-md border border-slate-300 px-4 py-2 text-sm font-medium hover:bg-white">
+        <LinkWithStatus href="/stores" className="rounded-md border border-slate-300 px-4 py-2 text-sm font-medium hover:bg-white">
           {t("NotFound.yourStores")}
-        </AppLink>
+        </LinkWithStatus>
       </div>
     </main>
   );

@@ -1,4 +1,4 @@
-import { AppLink } from "@/components/app-link";
+import { LinkWithStatus } from "@/components/link-with-status";
 import { orDatabaseUnavailable } from "@/components/database-unavailable";
 import { switchLocale } from "@/app/actions/locale";
 import { LocaleSwitcher } from "@/components/locale-switcher";
@@ -49,12 +49,12 @@ async function Home({ searchParams }: { searchParams: Promise<Record<string, str
           </a>
         )}
         {storeCount > 0 && (
-          <AppLink
+          <LinkWithStatus
             href="/stores"
             className="rounded-md px-5 py-3 font-semibold text-indigo-700 ring-1 ring-indigo-200 hover:bg-indigo-50 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600"
           >
             {t("Home.open", { count: storeCount })}
-          </AppLink>
+          </LinkWithStatus>
         )}
       </div>
       {storeCount === 0 && (

@@ -1,6 +1,6 @@
 /**
- * `npm run bench`: builds the app into .next-bench and the reference app (bench/reference: an empty App Router app
- * on the same next, react and postgres) into bench/reference/.next-bench, runs every benchmark in turn, prints its
+ * `npm run bench`: builds the app into .next-bench and the reference app (bench/reference: a bare App Router app
+ * on the same next, react and postgres, linking the app's stylesheet) into bench/reference/.next-bench, runs every benchmark in turn, prints its
  * figures and writes them into docs/benchmarks.md, each part into its own section (date, machine load, Node), so a
  * run of some parts refreshes those and leaves the others' last figures. Targets are ratios to the reference
  * measured in the same run, because absolute times on a shared machine move from run to run. Loopback traffic only.

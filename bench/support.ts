@@ -48,7 +48,7 @@ export function productionEnv(databaseUrl: string, port: number): NodeJS.Process
 
 const NEXT_BIN = path.join(process.cwd(), "node_modules", "next", "dist", "bin", "next");
 
-/** The bench's reference app (bench/reference): empty App Router app on the same versions, built apart. */
+/** The bench's reference app (bench/reference): a bare App Router app on the same versions, built apart. */
 export const REFERENCE_DIR = path.join("bench", "reference");
 
 /** `next start` of the benchmark build on 127.0.0.1:port. */

@@ -1,4 +1,4 @@
-import { AppLink } from "@/components/app-link";
+import { LinkWithStatus } from "@/components/link-with-status";
 import { getUi } from "@/i18n/server";
 import { isClosedStore, type LostAccess } from "@/lib/lost-access";
 
@@ -44,12 +44,12 @@ export async function LostAccessPanel({ lost, returnTo }: { lost: LostAccess; re
         >
           {closed ? t("LostAccess.reinstall") : t("LostAccess.signIn")}
         </a>
-        <AppLink
+        <LinkWithStatus
           href="/stores"
           className="inline-flex min-h-11 items-center rounded-md border border-slate-300 px-4 py-2 text-sm font-medium hover:bg-white"
         >
           {t("LostAccess.yourStores")}
-        </AppLink>
+        </LinkWithStatus>
       </div>
     </main>
   );

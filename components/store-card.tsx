@@ -1,4 +1,4 @@
-import { AppLink } from "@/components/app-link";
+import { LinkWithStatus } from "@/components/link-with-status";
 import type { Translate } from "@/i18n/translate";
 import { installStateBadge, mayCallPlatform, type InstallBadge, type InstallState } from "@/lib/installs/state";
 import { scopeLabel } from "@/lib/merchant-text/scope";
@@ -66,10 +66,10 @@ export function StoreCard({ install, t, sharedScopes }: { install: StoreCardView
       ) : null}
       <div className="mt-2 flex flex-wrap gap-x-4 text-sm font-semibold sm:mt-4 sm:gap-y-2">
         {SECTIONS.filter((section) => connected || !section.needsConnection).map((section) => (
-          <AppLink key={section.slug} href={storeHref(install.storeId, section.slug)} className={LINK}>
+          <LinkWithStatus key={section.slug} href={storeHref(install.storeId, section.slug)} className={LINK}>
             {t(section.label)}
             {name}
-          </AppLink>
+          </LinkWithStatus>
         ))}
         {connected ? null : (
           <a href="/install" className={LINK}>

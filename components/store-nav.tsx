@@ -1,6 +1,6 @@
 "use client";
 
-import { AppLink } from "@/components/app-link";
+import { LinkWithStatus } from "@/components/link-with-status";
 import { usePathname } from "next/navigation";
 
 /** One link of the store's navigation, its label already in the merchant's language. */
@@ -18,14 +18,14 @@ export function StoreNav({ label, links }: { label: string; links: StoreNavLink[
       {links.map((link) => {
         const current = pathname === link.href || (!link.exact && pathname.startsWith(`${link.href}/`));
         return (
-          <AppLink
+          <LinkWithStatus
             key={link.href}
             href={link.href}
             aria-current={current ? "page" : undefined}
             className="nav-link"
           >
             {link.label}
-          </AppLink>
+          </LinkWithStatus>
         );
       })}
     </nav>

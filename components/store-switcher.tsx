@@ -1,4 +1,4 @@
-import { AppLink } from "@/components/app-link";
+import { LinkWithStatus } from "@/components/link-with-status";
 import { getUi } from "@/i18n/server";
 import { installStateNotice } from "@/lib/installs/state";
 import { SWITCHER_SECTION, storeHref } from "@/lib/sections";
@@ -7,7 +7,7 @@ export type SwitcherStore = { storeId: number; storeName: string; state: string 
 
 /**
  * A disclosure of links rather than a select: it works without JavaScript, each entry is a real link (open in a
- * new tab, keyboard focus), and it costs no client code of its own (AppLink is shared by every page). Each store
+ * new tab, keyboard focus), and it costs no client code of its own (next/link is shared by every page). Each store
  * opens on the first section any store can show, connected or not (lib/sections.ts).
  */
 export async function StoreSwitcher({ current, stores }: { current: SwitcherStore; stores: SwitcherStore[] }) {
@@ -35,19 +35,19 @@ export async function StoreSwitcher({ current, stores }: { current: SwitcherStor
         <ul>
           {others.map((store) => (
             <li key={store.storeId}>
-              <AppLink href={storeHref(store.storeId, SWITCHER_SECTION)} className={`${item} flex items-center justify-between gap-2`}>
+              <LinkWithStatus href={storeHref(store.storeId, SWITCHER_SECTION)} className={`${item} flex items-center justify-between gap-2`}>
                 <span dir="auto" className="truncate">
                   {store.storeName}
                 </span>
                 {installStateNotice(store.state) ? <span className="text-xs text-amber-800">{t("Shell.needsAttention")}</span> : null}
-              </AppLink>
+              </LinkWithStatus>
             </li>
           ))}
           {others.length === 0 ? <li className="px-3 py-2 text-sm text-slate-600">{t("Shell.noOtherStore")}</li> : null}
           <li className="border-t border-slate-100">
-            <AppLink href="/stores" className={item}>
+            <LinkWithStatus href="/stores" className={item}>
               {t("Shell.allStores")}
-            </AppLink>
+            </LinkWithStatus>
           </li>
           <li>
             <a href="/install" className={item}>

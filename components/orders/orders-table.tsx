@@ -1,4 +1,5 @@
 import type { ReactElement } from "react";
+import { LinkWithStatus } from "@/components/link-with-status";
 import { StatusBadge } from "@/components/status-badge";
 import type { OrderListRow } from "@/db/queries/order-views";
 import type { Translate } from "@/i18n/translate";
@@ -7,7 +8,8 @@ import { storeHref } from "@/lib/sections";
 
 // The page is mostly rows, and each row's markup is sent twice (HTML and RSC payload), so a row is bare: its look,
 // the store data's direction included, is the `orders-table` rule of app/globals.css (a `dir` per cell cost four
-// attributes a row), and its link a plain <a> that the page's AppLinks routes.
+// attributes a row). Its link is not prefetched: a page shows up to 50 of them, and a prefetch per row in view would
+// be as many requests to the server for orders the merchant mostly never opens.
 //
 // The order number is one text node, so it is the link's name as it stands. Its end is what tells orders apart
 // ("ORD-101-20261123-" is shared by a day's orders, the 8 hex digits after it are not): on a narrow card the CSS
@@ -53,7 +55,9 @@ export function OrdersTable({ storeId, rows, t, format }: { storeId: number; row
           {rows.map((row) => (
             <tr key={row.id}>
               <th scope="row">
-                <a href={orderHref + row.id}>{row.orderNumber}</a>
+                <LinkWithStatus href={orderHref + row.id} prefetch={false}>
+                  {row.orderNumber}
+                </LinkWithStatus>
               </th>
               <td>{format.dateTime(row.createdAt)}</td>
               <td>{orDash(row.customerName)}</td>

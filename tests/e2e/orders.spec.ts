@@ -119,7 +119,7 @@ test("a new order and a status change appear on an open orders page without a re
   await expect(newRow.locator("td:last-child")).toHaveText("Confirmed", { timeout: 20_000 });
   expect(await page.evaluate(() => (window as unknown as { stillHere?: boolean }).stillHere)).toBe(true);
 
-  // The rows' plain links go through the App Router (AppLinks): the order opens without reloading the page.
+  // The rows' links go through the App Router (next/link): the order opens without reloading the page.
   await newRow.getByRole("link", { name: order.order_number }).click();
   await expect(page).toHaveURL(new RegExp(`/orders/${order.id}$`));
   await expect(page.getByRole("heading", { level: 1 })).toContainText(order.order_number);

@@ -42,7 +42,7 @@ test("switches between the session's stores and sections, and signs out", async 
   await expect(page).toHaveURL("/stores/102/orders");
   await expect(page.getByRole("heading", { level: 1 })).toContainText("Amina Maison");
 
-  // The section links navigate inside the app (AppLink through the router), not by loading a new document: a mark
+  // The section links navigate inside the app (next/link, through the router), not by loading a new document: a mark
   // left on the window survives the move.
   await page.evaluate(() => Object.assign(window, { __sameDocument: true }));
   await nav.getByRole("link", { name: "Categories" }).click();

@@ -54,7 +54,7 @@ describe("components/", () => {
       "import {\n  createCategory,\n} from '../../app/stores/[storeId]/categories/actions';",
       'export { retry } from "@/app/stores/[storeId]/import-actions";',
       'const lazy = import("../../app/page");',
-      'import { AppLink } from "@/components/app-link";',
+      'import { LinkWithStatus } from "@/components/link-with-status";',
       'import { OrdersTable } from "./orders-table";',
       'import { useState } from "react";',
     ].join("\n");

@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { AppLink } from "@/components/app-link";
+import { LinkWithStatus } from "@/components/link-with-status";
 import { switchLocale } from "@/app/actions/locale";
 import { LocaleSwitcher } from "@/components/locale-switcher";
 import { getUi } from "@/i18n/server";
@@ -37,12 +37,12 @@ export default async function InstallFailedPage({
         >
           {t("InstallFailed.startAgain")}
         </a>
-        <AppLink
+        <LinkWithStatus
           href="/"
           className="rounded-md px-5 py-3 font-semibold text-slate-700 ring-1 ring-slate-300 hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600"
         >
           {t("InstallFailed.backHome")}
-        </AppLink>
+        </LinkWithStatus>
       </div>
     </main>
   );

@@ -1,4 +1,4 @@
-import { AppLink } from "@/components/app-link";
+import { LinkWithStatus } from "@/components/link-with-status";
 import { orDatabaseUnavailable } from "@/components/database-unavailable";
 import { ClientMessages } from "@/components/i18n/client-messages";
 import { InstallBanner } from "@/components/install-banner";
@@ -54,9 +54,9 @@ async function StoreShell({ children, storeId }: { children: React.ReactNode; st
         </a>
         <header className="border-b border-slate-200 bg-white">
           <div className="mx-auto flex max-w-6xl flex-wrap items-center gap-x-4 gap-y-2 px-4 py-3">
-            <AppLink href="/stores" className="text-sm font-semibold text-slate-900">
+            <LinkWithStatus href="/stores" className="text-sm font-semibold text-slate-900">
               {t("Shell.appName")}
-            </AppLink>
+            </LinkWithStatus>
             <StoreSwitcher current={current} stores={stores} />
             <StoreNav label={t("Shell.sections")} links={links} />
             <div className="ms-auto flex flex-wrap items-center gap-2">

@@ -1,4 +1,4 @@
-import { AppLink } from "@/components/app-link";
+import { LinkWithStatus } from "@/components/link-with-status";
 import { NotFoundPanel } from "@/components/not-found-panel";
 import { getUi } from "@/i18n/server";
 
@@ -10,7 +10,7 @@ export default async function NotFound() {
       kind="store-page"
       title={t("NotFound.storeTitle")}
       body={t("NotFound.storeBody")}
-      back={<AppLink href="/stores">{t("NotFound.backToStores")}</AppLink>}
+      back={<LinkWithStatus href="/stores">{t("NotFound.backToStores")}</LinkWithStatus>}
     />
   );
 }

@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { AppLink } from "@/components/app-link";
+import { LinkWithStatus } from "@/components/link-with-status";
 import { orDatabaseUnavailable } from "@/components/database-unavailable";
 import { getUi } from "@/i18n/server";
 import { storeHref } from "@/lib/sections";
@@ -43,12 +43,12 @@ async function Confirm({ searchParams }: { searchParams: Promise<{ storeId?: str
         >
           {t("Shell.signOutEverywhereConfirm")}
         </button>
-        <AppLink
+        <LinkWithStatus
           href={storeHref(storeId)}
           className="inline-flex min-h-11 items-center rounded-md border border-slate-300 px-4 py-2 text-sm font-medium hover:bg-white"
         >
           {t("Shell.signOutEverywhereCancel")}
-        </AppLink>
+        </LinkWithStatus>
       </form>
     </main>
   );

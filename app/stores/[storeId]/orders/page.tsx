@@ -1,5 +1,5 @@
 import { notFound } from "next/navigation";
-import { AppLinks } from "@/components/app-link";
+import { LinkWithStatus } from "@/components/link-with-status";
 import { LiveRefresh } from "@/components/live-refresh";
 import { OrdersEmpty } from "@/components/orders/orders-empty";
 import { OrdersFilters } from "@/components/orders/orders-filters";
@@ -57,30 +57,29 @@ export default storePage("orders", async ({ storeId, install, searchParams, ui: 
           rich={rich}
         />
       ) : (
-        // One listener routes every link of the list and its pages through the App Router (see AppLinks).
-        <AppLinks className="space-y-4">
+        <div className="space-y-4">
           <OrdersTable storeId={storeId} rows={page.rows} t={t} format={format} />
           <nav aria-label={t("Orders.pages")} className="flex flex-wrap items-center justify-between gap-3 text-sm">
             {filters.cursor ? (
-              <a href={ordersHref(storeId, { ...filters, cursor: null })} className="font-medium underline underline-offset-2">
+              <LinkWithStatus href={ordersHref(storeId, { ...filters, cursor: null })} className="font-medium underline underline-offset-2">
                 <Arrow back /> {t("Orders.newest")}
-              </a>
+              </LinkWithStatus>
             ) : (
               <span />
             )}
             {page.nextCursor ? (
-              <a
+              <LinkWithStatus
                 href={ordersHref(storeId, { ...filters, cursor: page.nextCursor })}
                 rel="next"
                 className="button-secondary"
               >
                 {t("Orders.older")} <Arrow />
-              </a>
+              </LinkWithStatus>
             ) : (
               <span className="text-slate-600">{filters.cursor ? t("Orders.end") : ""}</span>
             )}
           </nav>
-        </AppLinks>
+        </div>
       )}
     </div>
   );

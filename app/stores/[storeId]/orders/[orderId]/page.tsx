@@ -1,4 +1,4 @@
-import { AppLink } from "@/components/app-link";
+import { LinkWithStatus } from "@/components/link-with-status";
 import { notFound } from "next/navigation";
 import { LiveRefresh } from "@/components/live-refresh";
 import { OrderItemsTable } from "@/components/orders/order-items-table";
@@ -56,12 +56,12 @@ export default storePage<{ orderId: string }>(
 
     return (
       <div className="space-y-4">
-        <AppLink href={storeHref(storeId, "orders")} className="text-sm font-medium text-slate-700 underline underline-offset-2">
+        <LinkWithStatus href={storeHref(storeId, "orders")} className="text-sm font-medium text-slate-700 underline underline-offset-2">
           <span aria-hidden="true" className="inline-block rtl:-scale-x-100">
             ←
           </span>{" "}
           {t("Order.back")}
-        </AppLink>
+        </LinkWithStatus>
         <div className="flex flex-wrap items-center justify-between gap-3">
           <div className="min-w-0">
             <h1 className="break-words text-2xl font-semibold tracking-tight">{order.orderNumber}</h1>
