@@ -12,9 +12,6 @@ export const APP_RULES = [
   ".bg-slate-50",
 ] as const;
 
-/** The body's background with app/globals.css applied (`bg-slate-50`, Tailwind's oklch colour as Chromium reports it). */
-export const STYLED_BODY_BACKGROUND = /^(oklch\(0\.984 0\.003 247\.858\)|rgb\(248, 250, 252\))$/;
-
 export type LinkedStyles = {
   /** Each `<link rel="stylesheet">` of the document: its address and whether the browser loaded it into a sheet. */
   links: { href: string; sameOrigin: boolean; loaded: boolean }[];
@@ -22,7 +19,9 @@ export type LinkedStyles = {
   inlineStyles: number;
   /** Every selector of the linked sheets, @layer, @media and @supports blocks unwrapped. */
   selectors: string[];
+  /** The body's computed background, and what `bg-slate-50` (its class in the root layout) computes to on its own. */
   bodyBackground: string;
+  slate50: string;
 };
 
 /** What the page, loaded, got for styles: read in the browser from the document and its CSSOM. */
@@ -40,13 +39,25 @@ export function linkedStyles(page: Page): Promise<LinkedStyles> {
       if (sheet) collect(sheet.cssRules);
       return { href: link.href, sameOrigin: new URL(link.href).origin === location.origin, loaded: sheet !== null };
     });
+    // The colour as this browser and this build write it (oklch, lab or rgb, as the CSS minifier chose).
+    const probe = document.createElement("div");
+    probe.className = "bg-slate-50";
+    document.body.append(probe);
+    const slate50 = getComputedStyle(probe).backgroundColor;
+    probe.remove();
     return {
       links,
+      slate50,
       inlineStyles: document.querySelectorAll("style").length,
       selectors,
       bodyBackground: getComputedStyle(document.body).backgroundColor,
     };
   });
+}
+
+/** True when the root layout's classes took effect: the body has the app's background, which is not transparent. */
+export function bodyStyled(styles: LinkedStyles): boolean {
+  return styles.bodyBackground === styles.slate50 && styles.slate50 !== "rgba(0, 0, 0, 0)";
 }
 
 /** The app's rules missing from what the page got (empty when its stylesheet arrived whole). */

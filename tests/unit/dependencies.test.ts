@@ -71,7 +71,8 @@ export function undeclared(files: ReadonlyMap<string, string>, manifest: Manifes
 }
 
 describe("package.json", () => {
-  it("declares every package the source imports, the app's own code from dependencies", () => {
+  // Parses every source file of the repository: seconds on a quiet machine, far more under load.
+  it("declares every package the source imports, the app's own code from dependencies", { timeout: 180_000 }, () => {
     const manifest = JSON.parse(readFileSync(path.join(ROOT, "package.json"), "utf8")) as Manifest & { overrides?: unknown };
     const files = new Map(sourceFiles().map((file) => [file, readFileSync(path.join(ROOT, file), "utf8")]));
     expect(files.has("app/layout.tsx") && files.has("app/globals.css")).toBe(true);
