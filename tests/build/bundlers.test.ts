@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -50,7 +51,7 @@ function serverEnv(port: number, distDir: string, pgliteDir: string): NodeJS.Pro
     SVC_CLIENT_SECRET: DEV_APP.clientSecret,
     SVC_WEBHOOK_SECRET: DEV_APP.webhookSecret,
     SESSION_SECRET: "bundlers-session-secret-at-least-32-characters",
-    TOKEN_ENCRYPTION_KEY: Buffer.alloc(32, 7).toString("base64"),
+    TOKEN_ENCRYPTION_KEY: randomBytes(32).toString("base64"),
     PGLITE_DIR: pgliteDir,
     LOG_LEVEL: "warn",
   };
@@ -84,7 +85,12 @@ describe.each(BUNDLERS)("a production build with %s", (bundler) => {
     const port = await freePort();
     appUrl = `http://127.0.0.1:${port}`;
     server = run(process.execPath, [NEXT_BIN, "start", "-p", String(port), "-H", "127.0.0.1"], serverEnv(port, distDir, path.join(folder, "pglite")));
-    const up = await until(async () => (await fetch(`${appUrl}/api/health`).catch(() => null))?.status === 200, 180_000);
+    const running = server;
+    const up = await until(
+      async () => running.child.exitCode !== null || (await fetch(`${appUrl}/api/health`).catch(() => null))?.status === 200,
+      180_000,
+    );
+    expect(running.child.exitCode, running.output()).toBeNull();
     expect(up, server.output()).toBe(true);
   }, 1_200_000);
 
