@@ -48,9 +48,10 @@ describe("statements given up on a failing pool", () => {
     // The first connect times out (2 s): the pool is failing, and the backlog is full.
     await new Promise((resolve) => setTimeout(resolve, 2_300));
     started = performance.now();
-    const refused = await query("select 1", [], { deadlineMs: 1_000 }).then(() => null, (error: unknown) => error);
+    const refused = await query("select 1", [], { deadlineMs: 2_000 }).then(() => null, (error: unknown) => error);
     expect(refused).toBeInstanceOf(DatabaseDeadlineError);
     expect((refused as Error).message).toMatch(/unreachable and \d+ statements already wait/);
-    expect(performance.now() - started).toBeLessThan(100);
+    // At once: well before its own deadline (the margin is for a loaded machine).
+    expect(performance.now() - started).toBeLessThan(1_000);
   }, 30_000);
 });
