@@ -31,7 +31,7 @@ export async function register(): Promise<void> {
     // or the first request is on its way, instead of after it: a new embedded database takes seconds. Not during
     // `next build`, whose workers serve no request. A failure here is reported by the request that needs it.
     if (process.env.NEXT_PHASE !== "phase-production-build") {
-      const { getDatabase } = await import("@/db/index");
+      const { getDatabase } = await import("@/lib/database/app-database");
       getDatabase().catch(() => undefined);
       // The job engine (lib/jobs/app.ts): a worker inside this process on the embedded database or with
       // JOBS_WORKER=inline, so an install's order import starts without a request asking for it.

@@ -6,19 +6,22 @@
  *
  * Each file must reach PER_FILE_MINIMUM in scripts/mutation.ts (Stryker's own `thresholds.break` is one global
  * score, which a well-tested file can carry a weak one past). scripts/mutation.ts runs Stryker once per group of
- * scripts/mutation-targets.ts (a file or a few, and their own tests, with --mutate and --testFiles) and sets
- * MUTATION_REPORT_DIR to that group's folder, so each group keeps its own incremental cache and reports.
+ * scripts/mutation-targets.ts (a file or a few with --mutate) and gives each run its own configuration through the
+ * environment: MUTATION_TEST_FILES, the group's tests, selects vitest.mutation.config.ts, which includes only those;
+ * MUTATION_REPORT_DIR, the group's folder, keeps its incremental cache and reports apart.
  */
 const reportDir = process.env.MUTATION_REPORT_DIR ?? "reports/mutation";
+const configFile = process.env.MUTATION_TEST_FILES ? "vitest.mutation.config.ts" : "vitest.config.ts";
 
 /** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
 const config = {
   testRunner: "vitest",
   plugins: ["@stryker-mutator/vitest-runner"],
-  vitest: { configFile: "vitest.config.ts", related: true },
+  vitest: { configFile, related: true },
   // Each mutant runs only the tests that executed its line during the first (dry) run. A mutant of code run at
-  // import ("static") runs every related test, switched on before the module loads; with --testFiles, 9.6.1 and 10.1.1 do
-  // that too late (stryker-js#6144), which patches/@stryker-mutator+core+10.1.1.patch fixes.
+  // import ("static") runs every related test, switched on before the module loads. Stryker (9.6.1, 10.1.1) does that
+  // too late when its --testFiles narrows the tests (stryker-js#6144), so a group's tests are narrowed in the vitest
+  // configuration instead, and no run passes --testFiles.
   coverageAnalysis: "perTest",
   // Every file here is in exactly one group of scripts/mutation-targets.ts, with its tests (tests/unit/mutation-targets.test.ts).
   mutate: [

@@ -16,6 +16,7 @@ import { openDatabase } from "@/db/client";
 import { startEmulator, type RunningEmulator } from "@/emulator/src/index";
 import { benchDatabase, freePort, startNext, startReference, stopProcess, waitForStatus } from "./support";
 import type { BenchResult } from "./types";
+import { migrateDatabase } from "@/lib/database/migrate";
 
 /** The budget: every page's first load within this many kB of the framework's page of next/link links. */
 export const FIRST_LOAD_MARGIN_KB = 3;
@@ -153,7 +154,7 @@ export async function startAppBesideReference(databaseName: string): Promise<{
   };
   try {
     const handle = await openDatabase({ url: database.url, maxConnections: 1 });
-    await handle.migrate();
+    await migrateDatabase(handle);
     await handle.close();
     const [appPort, referencePort] = [await freePort(), await freePort()];
     const appUrl = `http://127.0.0.1:${appPort}`;

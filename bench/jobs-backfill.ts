@@ -14,6 +14,7 @@ import { startWorker, type JobWorker } from "@/lib/jobs/runtime";
 import type { Logger } from "@/lib/log";
 import { benchDatabase } from "./support";
 import type { BenchResult } from "./types";
+import { migrateDatabase } from "@/lib/database/migrate";
 
 const TIME_SCALE = 1;
 const PER_MINUTE = 120;
@@ -29,7 +30,7 @@ export async function benchBackfill(): Promise<BenchResult> {
   const emulator = await startEmulator({ port: 0, appUrl: "http://localhost:3999", dataFile: null, autoTick: false, timeScale: TIME_SCALE, quiet: true });
   const workers: JobWorker[] = [];
   try {
-    await database.migrate();
+    await migrateDatabase(database);
     const clock = emulator.ctx.clock;
     const existing = emulator.ctx.state.orders.filter((order) => order.store_id === STORE_ID).length;
     for (let i = existing; i < ORDERS; i++) emulator.control.placeOrder(STORE_ID);

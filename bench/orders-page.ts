@@ -34,6 +34,7 @@ import {
   waitForStatus,
 } from "./support";
 import type { BenchResult } from "./types";
+import { migrateDatabase } from "@/lib/database/migrate";
 
 export const STORE = 101;
 const OTHER_STORE = 102;
@@ -86,7 +87,7 @@ async function seed(databaseUrl: string): Promise<{ phone: string; deepCursor: s
  */
 export async function prepareOrdersDatabase(databaseUrl: string): Promise<{ cookie: string; phone: string; deepCursor: string }> {
   const handle = await openDatabase({ url: databaseUrl, maxConnections: 1 });
-  await handle.migrate();
+  await migrateDatabase(handle);
   await handle.db.insert(installs).values(
     [STORE, OTHER_STORE].map((storeId) => ({
       storeId,

@@ -10,6 +10,7 @@ import type { Logger } from "@/lib/log";
 import { APP_USER_AGENT, createStoreClient, installStateRecorder } from "@/lib/platform";
 import { startEmulator } from "@/emulator/src/index";
 import type { BenchResult } from "./types";
+import { migrateDatabase } from "@/lib/database/migrate";
 
 const TIME_SCALE = 10;
 const INSTANCES = 2;
@@ -22,7 +23,7 @@ const quiet: Logger = { debug() {}, info() {}, warn() {}, error() {}, with: () =
 
 export async function benchPacing(): Promise<BenchResult> {
   const database = await openDatabase({ embedded: "memory" });
-  await database.migrate();
+  await migrateDatabase(database);
   const emulator = await startEmulator({ port: 0, appUrl: "http://localhost:3999", dataFile: null, autoTick: false, timeScale: TIME_SCALE });
   try {
     const clock = emulator.ctx.clock;

@@ -26,6 +26,7 @@ import { keyRing } from "@/lib/crypto/token-cipher";
 import { saveInstalledStores } from "@/lib/installs/tokens";
 import { benchDatabase, percentile, productionEnv } from "./support";
 import type { BenchResult } from "./types";
+import { migrateDatabase } from "@/lib/database/migrate";
 
 const WORKERS = 2;
 const LATENCY_MS = 300;
@@ -201,7 +202,7 @@ export async function runPolling(stores: number, minutes: number): Promise<Polli
   const workers: ChildProcess[] = [];
   const workerWarnings: string[] = [];
   try {
-    await database.migrate();
+    await migrateDatabase(database);
     const minted = emulator.control.mintStores({ count: stores, ordersPerStore: ORDERS_PER_STORE });
     // Installs queue webhook deliveries nobody sends here; they only cost memory.
     emulator.ctx.state.deliveries.length = 0;

@@ -30,6 +30,7 @@ import { EVENT_PURGE_BATCH, purgeUninstalledStores } from "@/lib/webhooks/retent
 import { BENCH_DIST_DIR, benchDatabase, freePort, percentile, startNext, stopProcess, waitForStatus } from "./support";
 import type { BenchResult } from "./types";
 import { deliveries, drive, type Sample } from "./webhooks";
+import { migrateDatabase } from "@/lib/database/migrate";
 
 const SERVER_URL = process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
 const SCALE_DB = "bench_scale";
@@ -166,7 +167,7 @@ export async function ensureLargeDatabase(): Promise<void> {
     await admin.end();
   }
   const handle = await openDatabase({ url: databaseUrl(SCALE_DB), maxConnections: 1 });
-  await handle.migrate();
+  await migrateDatabase(handle);
   await handle.close();
   const sql = postgres(databaseUrl(SCALE_DB), { max: 1, onnotice: () => {} });
   try {
@@ -188,7 +189,7 @@ export async function ensureLargeDatabase(): Promise<void> {
 
 async function seedSmall(url: string): Promise<void> {
   const handle = await openDatabase({ url, maxConnections: 1 });
-  await handle.migrate();
+  await migrateDatabase(handle);
   await handle.close();
   const sql = postgres(url, { max: 1, onnotice: () => {} });
   try {

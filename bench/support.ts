@@ -9,6 +9,7 @@ import { openDatabase } from "@/db/client";
 import { installs } from "@/db/schema";
 import { createScratchDatabase, type ScratchDatabase } from "@/db/scratch";
 import { DEV_APP } from "@/lib/dev-app";
+import { migrateDatabase } from "@/lib/database/migrate";
 
 export const BENCH_DIST_DIR = process.env.BENCH_DIST_DIR ?? ".next-bench";
 export const BENCH_SESSION_SECRET = "bench-session-secret-at-least-32-characters";
@@ -115,7 +116,7 @@ export function percentile(sorted: number[], p: number): number {
 export async function seedWebhookStores(databaseUrl: string, storeIds: readonly number[]): Promise<void> {
   const handle = await openDatabase({ url: databaseUrl, maxConnections: 1 });
   try {
-    await handle.migrate();
+    await migrateDatabase(handle);
     await handle.db.insert(installs).values(
       storeIds.map((storeId) => ({
         storeId,

@@ -12,7 +12,15 @@ import {
   timestamp,
   uniqueIndex,
 } from "drizzle-orm/pg-core";
-import type { InstallState } from "../lib/installs/state";
+
+/**
+ * The states an install's row can hold: the platform's 403 codes plus the two the app records itself
+ * (`uninstalled`, `revoked`). What each means (may it call, is it polled, what the merchant reads) is decided in
+ * lib/installs/state.ts, which hands this list on.
+ */
+export const INSTALL_STATES = ["active", "app_suspended", "app_plan_required", "app_not_approved", "revoked", "uninstalled"] as const;
+
+export type InstallState = (typeof INSTALL_STATES)[number];
 
 const createdAt = () => timestamp("created_at", { withTimezone: true }).notNull().defaultNow();
 const updatedAt = () => timestamp("updated_at", { withTimezone: true }).notNull().defaultNow();
@@ -28,7 +36,7 @@ export const installs = pgTable(
     installId: integer("install_id").notNull(),
     storeName: text("store_name").notNull(),
     scopes: text("scopes").array().notNull().default(sql`'{}'::text[]`),
-    /** What each state means (may it call, is it polled, what the merchant reads) is in lib/installs/state.ts. */
+    /** One of INSTALL_STATES; what each means is in lib/installs/state.ts. */
     state: text("state").$type<InstallState>().notNull().default("active"),
     stateChangedAt: timestamp("state_changed_at", { withTimezone: true }).notNull().defaultNow(),
     /** AES-256-GCM of the access token: base64(iv | ciphertext | tag). Null once the token is destroyed. */

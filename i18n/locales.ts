@@ -1,11 +1,12 @@
+import { LOCALES, type Locale } from "@/lib/language";
+
 /**
- * The locales the merchant UI speaks. Adding one: a messages/<code>.json with every key of en.json, and the code
- * here; the type checker then names every table keyed by locale that lacks it (below, i18n/messages.ts,
- * i18n/plain-text.ts), and the catalogue test (tests/unit/i18n-catalogue.test.ts) checks the file key by key.
- * See docs/languages.md.
+ * The locales the merchant UI speaks, listed in lib/language.ts (lib/env.ts validates DEFAULT_LOCALE against them).
+ * Adding one: a messages/<code>.json with every key of en.json, and the code there; the type checker then names
+ * every table keyed by locale that lacks it (below, i18n/messages.ts, i18n/plain-text.ts), and the catalogue test
+ * (tests/unit/i18n-catalogue.test.ts) checks the file key by key. See docs/languages.md.
  */
-export const LOCALES = ["ar", "fr", "en"] as const;
-export type Locale = (typeof LOCALES)[number];
+export { LOCALES, type Locale };
 
 /** The cookie the language switcher writes; next-intl's conventional name. */
 export const LOCALE_COOKIE = "NEXT_LOCALE";

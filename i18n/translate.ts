@@ -1,7 +1,7 @@
 import type { ReactNode } from "react";
 
-/** A translator over the whole catalogue: next-intl's `t` on the server, `useT` in client components. */
-export type Translate = (key: string, values?: Record<string, string | number | Date>) => string;
+/** A translator over the whole catalogue (its shape lives in lib/language.ts, where lib/ takes one as a parameter). */
+export type { Translate } from "@/lib/language";
 
 /** next-intl's `t.rich`: a whole sentence with tags ("<link>dashboard</link>") that the caller renders. */
 export type Rich = (key: string, tags: Record<string, (chunks: ReactNode) => ReactNode>) => ReactNode;

@@ -2,7 +2,7 @@ import { DatabaseDeadlineError, isConnectionFailure } from "@/db/client";
 
 /**
  * Whether an error means the app's own database is not answering (stopped, crashed, unreachable, or past the
- * request deadline of db/client.ts), as opposed to a statement that failed or a bug. drizzle wraps what the driver
+ * request deadline of db/statement-deadline.ts), as opposed to a statement that failed or a bug. drizzle wraps what the driver
  * throws in a DrizzleQueryError, so the causes are followed too. Pages turn a true answer into
  * components/database-unavailable.tsx; anything else goes on to the error boundary.
  */

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { DEV_APP } from "@/lib/dev-app";
-import { LOCALES } from "@/i18n/locales";
+import { LOCALES } from "@/lib/language";
 import { PAGE_SCOPES } from "@/lib/sections";
 
 /**

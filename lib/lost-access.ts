@@ -1,7 +1,7 @@
 import "server-only";
 import { cache } from "react";
 import type { DbOrTx } from "@/db/client";
-import { getDb } from "@/db/index";
+import { getDb } from "@/lib/database/app-database";
 import { findEndedGrant, findEndedGrants, findSessionInstalls, findSessionStoreAccess, type GrantEndReason } from "@/db/queries/sessions";
 import type { Install } from "@/db/schema";
 import { closedInstallStates, isClosed, type ClosedInstallState } from "@/lib/installs/state";

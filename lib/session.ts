@@ -4,7 +4,7 @@ import { cookies } from "next/headers";
 import { after } from "next/server";
 import { cache } from "react";
 import type { Db } from "@/db/client";
-import { getDb } from "@/db/index";
+import { getDb } from "@/lib/database/app-database";
 import { endSessionFor, findSessionInstalls, touchSession } from "@/db/queries/sessions";
 import type { Install } from "@/db/schema";
 import { env } from "@/lib/env";

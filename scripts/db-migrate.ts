@@ -6,7 +6,8 @@
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { MIGRATIONS_FOLDER } from "../db/client";
-import { openDatabaseFromEnv } from "../db/open-from-env";
+import { openDatabaseFromEnv } from "../lib/database/open";
+import { migrateDatabase } from "../lib/database/migrate";
 
 async function main(): Promise<void> {
   const journal = JSON.parse(await readFile(path.join(MIGRATIONS_FOLDER, "meta", "_journal.json"), "utf8")) as {
@@ -16,7 +17,7 @@ async function main(): Promise<void> {
   console.log(`Applying ${journal.entries.length} migration(s) to ${handle.kind} database ${handle.location} …`);
   const started = Date.now();
   try {
-    await handle.migrate();
+    await migrateDatabase(handle);
   } finally {
     await handle.close();
   }

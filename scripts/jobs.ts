@@ -4,7 +4,7 @@
  *
  * On the embedded database this opens its folder, so it works only while the app is stopped (the lock says so).
  */
-import { openDatabaseFromEnv } from "../db/open-from-env";
+import { openDatabaseFromEnv } from "../lib/database/open";
 import { startBoss } from "../lib/jobs/boss";
 import { lastErrors, queueStats, retryJob } from "../lib/jobs/stats";
 

@@ -8,7 +8,7 @@
  *   npm run data:purge -- --dry-run    list the stores that would be purged
  */
 import { parseArgs } from "node:util";
-import { openDatabaseFromEnv } from "../db/open-from-env";
+import { openDatabaseFromEnv } from "../lib/database/open";
 import { purgeUninstalledStores, RETENTION_DAYS } from "../lib/webhooks/retention";
 
 const { values } = parseArgs({ options: { "dry-run": { type: "boolean", default: false } } });

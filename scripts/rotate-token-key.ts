@@ -6,7 +6,7 @@
  * with any configured key and seals new ones with the current key. Safe to run again; rows changed meanwhile
  * (a re-install, an uninstall) are left as they are.
  */
-import { openDatabaseFromEnv } from "../db/open-from-env";
+import { openDatabaseFromEnv } from "../lib/database/open";
 import { keyRing } from "../lib/crypto/token-cipher";
 import { rotateTokenKeys } from "../lib/crypto/rotate-tokens";
 import { env } from "../lib/env";

@@ -16,6 +16,7 @@ import { readFile, rm } from "node:fs/promises";
 import { openDatabase } from "../db/client";
 import { createScratchDatabase, type ScratchDatabase } from "../db/scratch";
 import { spawnGroup, stopGroupsOnSignals } from "./support/process-group";
+import { migrateDatabase } from "../lib/database/migrate";
 
 type Step = { name: string; command: string; args: string[]; env?: Record<string, string> };
 
@@ -75,7 +76,7 @@ function run(step: Step): Promise<number> {
 async function createE2eDatabase(serverUrl: string): Promise<ScratchDatabase> {
   const scratch = await createScratchDatabase(serverUrl, "starter_e2e");
   const handle = await openDatabase({ url: scratch.url, maxConnections: 1 });
-  await handle.migrate();
+  await migrateDatabase(handle);
   await handle.close();
   return scratch;
 }

@@ -7,7 +7,7 @@
  * Only on PostgreSQL (DATABASE_URL): the embedded database's folder belongs to the app's own process, which already
  * works the queue itself.
  */
-import { openDatabaseFromEnv } from "../db/open-from-env";
+import { openDatabaseFromEnv } from "../lib/database/open";
 import { env } from "../lib/env";
 import { startWorker } from "../lib/jobs/runtime";
 import { log } from "../lib/log";

@@ -1,5 +1,5 @@
 import { NextResponse } from "next/server";
-import { getDb } from "@/db/index";
+import { getDb } from "@/lib/database/app-database";
 import { env } from "@/lib/env";
 import { endSession, getInstallAttemptCookie } from "@/lib/session";
 

@@ -7,7 +7,7 @@ import { sameScopes, ScopeChips, StoreCard } from "@/components/store-card";
 import type { Install } from "@/db/schema";
 import { mayCallPlatform } from "@/lib/installs/state";
 import { getUi } from "@/i18n/server";
-import { getDb } from "@/db/index";
+import { getDb } from "@/lib/database/app-database";
 import { isClosedStore, lostStores, type LostAccess } from "@/lib/lost-access";
 import { storeHref } from "@/lib/sections";
 import { currentSession, currentSessionId } from "@/lib/session";

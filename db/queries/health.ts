@@ -7,9 +7,9 @@ const MIGRATIONS_TABLE = "drizzle.__drizzle_migrations";
 export type AppliedMigration = { hash: string; createdAt: number };
 
 /**
- * Round trip to the database; throws when it cannot answer. With a deadline, a ping still waiting for a connection
- * when it passes is withdrawn from the pool's queue instead of lingering there (a probe every few seconds against
- * a dead pool would otherwise pile up).
+ * Round trip to the database; throws when it cannot answer. With a deadline, the ping answers by then, and on a dead
+ * pool it is refused at once once enough given-up statements wait there (db/statement-deadline.ts), so a probe every
+ * few seconds cannot pile up behind them.
  */
 export async function pingDatabase(db: Db, options: { deadlineMs?: number } = {}): Promise<void> {
   const client = (db as unknown as { $client?: { unsafe?: unknown } }).$client;

@@ -1,7 +1,6 @@
 import { and, asc, eq, inArray, isNotNull, ne, sql } from "drizzle-orm";
 import type { Db, DbOrTx } from "@/db/client";
-import { installs, sessionStores, type Install } from "@/db/schema";
-import type { InstallState } from "@/lib/installs/state";
+import { installs, sessionStores, type Install, type InstallState } from "@/db/schema";
 
 /** One store of a token exchange, its token already sealed by lib/installs/tokens.ts. */
 export type InstalledStoreRow = {

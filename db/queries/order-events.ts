@@ -1,5 +1,5 @@
 import type { RawQuery } from "@/db/client";
-import type { PlatformOrder } from "@/lib/platform";
+import type { OrderCopy } from "@/db/order-copy";
 
 /**
  * An order webhook event applied in ONE statement (one round trip, its own transaction): claim the event id,
@@ -19,7 +19,7 @@ export type OrderEventInput = {
   event: string;
   storeId: number;
   deliveryId: string | null;
-  order: PlatformOrder;
+  order: OrderCopy;
   /** The status the event announces, and the one before it (null for order.created). */
   status: string;
   previousStatus: string | null;

@@ -1,7 +1,7 @@
 import { and, asc, eq, inArray, lt, sql } from "drizzle-orm";
 import type { DbOrTx } from "@/db/client";
 import { orderItems, orderStatusHistory, orders, type NewOrder } from "@/db/schema";
-import type { PlatformOrder } from "@/lib/platform";
+import type { OrderCopy } from "@/db/order-copy";
 
 /**
  * The one write path for orders: webhooks and the poller both land here, so they converge on the same rows.
@@ -28,7 +28,7 @@ export type UpsertOrderResult = {
   historyAdded: boolean;
 };
 
-function orderValues(storeId: number, order: PlatformOrder, now: Date): NewOrder {
+function orderValues(storeId: number, order: OrderCopy, now: Date): NewOrder {
   return {
     storeId,
     id: order.id,
@@ -65,7 +65,7 @@ function orderValues(storeId: number, order: PlatformOrder, now: Date): NewOrder
 export async function upsertOrder(
   db: DbOrTx,
   storeId: number,
-  order: PlatformOrder,
+  order: OrderCopy,
   options: UpsertOrderOptions = {},
 ): Promise<UpsertOrderResult> {
   const fromEvent = options.previousStatus !== undefined;
@@ -125,7 +125,7 @@ export async function upsertOrder(
   return { outcome, historyAdded };
 }
 
-async function replaceItems(db: DbOrTx, storeId: number, order: PlatformOrder, clear: boolean): Promise<void> {
+async function replaceItems(db: DbOrTx, storeId: number, order: OrderCopy, clear: boolean): Promise<void> {
   if (clear) await db.delete(orderItems).where(and(eq(orderItems.storeId, storeId), eq(orderItems.orderId, order.id)));
   const items = order.items ?? [];
   if (items.length === 0) return;

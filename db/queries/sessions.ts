@@ -1,7 +1,6 @@
 import { and, asc, eq, gt, inArray, lt, lte, notInArray, or, sql, type SQL } from "drizzle-orm";
 import { rowsOf, type Db, type DbOrTx } from "@/db/client";
-import { endedGrants, installs, sessionReplacements, sessions, sessionStores, type Install } from "@/db/schema";
-import type { InstallState } from "@/lib/installs/state";
+import { endedGrants, installs, sessionReplacements, sessions, sessionStores, type Install, type InstallState } from "@/db/schema";
 import { preparedPerDb } from "./prepared";
 
 /**

@@ -1,3 +1,5 @@
+import { INSTALL_STATES, type InstallState } from "@/db/schema";
+
 /**
  * What each state of an install means to the app, decided here once: whether its token may be sent to the platform
  * (and so whether the poller reads the store and its pages show live data), whether the platform cut the app off
@@ -12,9 +14,8 @@
  * `uninstalled` (the app.uninstalled event, or a 403 app_uninstalled) and `revoked` (a 401: the token is dead).
  */
 
-export const INSTALL_STATES = ["active", "app_suspended", "app_plan_required", "app_not_approved", "revoked", "uninstalled"] as const;
-
-export type InstallState = (typeof INSTALL_STATES)[number];
+// The list itself is the installs table's vocabulary (db/schema.ts), so that the queries can name it too.
+export { INSTALL_STATES, type InstallState };
 
 export type InstallNotice = {
   tone: "danger" | "warning" | "info";

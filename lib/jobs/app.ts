@@ -1,6 +1,6 @@
 import "server-only";
 import type { PgBoss } from "pg-boss";
-import { getDatabase } from "@/db/index";
+import { getDatabase } from "@/lib/database/app-database";
 import { env } from "@/lib/env";
 import { log } from "@/lib/log";
 import { startBoss } from "./boss";

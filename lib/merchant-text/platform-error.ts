@@ -1,4 +1,4 @@
-import type { Translate } from "@/i18n/translate";
+import type { Translate } from "@/lib/language";
 import type { PlatformError } from "@/lib/platform";
 import { scopeLabel } from "./scope";
 

@@ -85,11 +85,11 @@ export async function collectJobQueue(boss: PgBoss): Promise<CollectedMetric[]> 
 }
 
 export type ScrapeSources = {
-  /** The process's database handle (db/index.ts getDatabase). */
+  /** The process's database handle (lib/database/app-database.ts getDatabase). */
   database: () => Promise<DatabaseHandle>;
-  /** The same database with the request paths' statement deadline (db/index.ts getDb): a dead one fails the scrape's read fast. */
+  /** The same database with the request paths' statement deadline (lib/database/app-database.ts getDb): a dead one fails the scrape's read fast. */
   db: () => Promise<Db>;
-  /** True while the first open is under way (db/index.ts isDatabaseOpening). */
+  /** True while the first open is under way (lib/database/app-database.ts isDatabaseOpening). */
   isOpening: () => boolean;
   /** The process's job engine (lib/jobs/app.ts getJobs, or a worker's own). */
   jobs?: () => Promise<PgBoss>;

@@ -1,4 +1,4 @@
-import type { Translate } from "@/i18n/translate";
+import type { Translate } from "@/lib/language";
 
 /**
  * The platform's payment and delivery codes in the merchant's words ("cod" is cash on delivery). A code the

@@ -1,7 +1,7 @@
 import "server-only";
 import { randomBytes } from "node:crypto";
 import type { Db } from "@/db/client";
-import { getDb } from "@/db/index";
+import { getDb } from "@/lib/database/app-database";
 import { env } from "@/lib/env";
 import { log as rootLog, type Logger } from "@/lib/log";
 import { tracePlatformCall } from "@/lib/observability/platform";

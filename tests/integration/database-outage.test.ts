@@ -20,6 +20,7 @@ import { resolveStoreAccess } from "@/lib/tenancy";
 import { startWebhookServer, type WebhookServer } from "@/lib/webhooks/node-server";
 import { sampleEnvelope, signDelivery, type SignedDelivery } from "@/lib/webhooks/samples";
 import { serverUnavailable, startTempPostgres, type TempPostgres } from "../helpers/postgres-server";
+import { migrateDatabase } from "@/lib/database/migrate";
 
 /**
  * The database goes away under load and comes back. PGlite cannot fail like that, so this file starts its own
@@ -63,7 +64,7 @@ describe.skipIf(unavailable !== null)("database outage (a PostgreSQL server of t
   beforeAll(async () => {
     server = await startTempPostgres();
     handle = await openDatabase({ url: server.url });
-    await handle.migrate();
+    await migrateDatabase(handle);
     await handle.db.insert(installs).values({ storeId: STORE, installId: 7101, storeName: "Outage store", scopes: ["orders:read"] });
     receiver = await startWebhookServer({ db: handle.db, secret: SECRET });
     // The receiver logs every refused event at error level: expected here, and noise in the test output.
@@ -189,11 +190,13 @@ describe.skipIf(unavailable !== null)("database outage (a PostgreSQL server of t
     expect(up.report).toEqual({ status: "ok", checks: { database: "ok", migrations: "ok" } });
   }, 30_000);
 
-  it("a statement withdrawn at its deadline while its connection was opening leaves that connection usable", async () => {
+  it("a statement given up at its deadline while its connection was opening leaves that connection usable", async () => {
     // A proxy that holds each new connection back for a moment: the statement's deadline passes while the pool's
-    // only connection is still being opened. postgres.js 3.4.9, unpatched, then opens it, skips the withdrawn
-    // statement and never hands the connection back: every later statement waits forever
-    // (patches/postgres+3.4.9.patch). The hold is well past the deadline's slow-pool allowance (4 × 100 ms): at 400 ms
+    // only connection is still being opened by it. postgres.js 3.4.9 cannot withdraw such a statement: cancelled,
+    // it is skipped when the connection opens and the connection is never handed back, so every later statement
+    // waits forever (porsager/postgres, open upstream). db/statement-deadline.ts therefore gives the caller its
+    // answer and leaves the statement to the driver; this fails (the second statement past its own deadline) if
+    // that code cancels it again. The hold is well past the deadline's slow-pool allowance (4 × 100 ms): at 400 ms
     // the connection and the deadline raced, and on a loaded machine the connection sometimes won.
     const { proxy, port } = await slowProxy(server.port, 1_500);
     const slow = await openDatabase({ url: `postgres://postgres@127.0.0.1:${port}/postgres`, maxConnections: 1 });
@@ -226,7 +229,7 @@ describe.skipIf(unavailable !== null)("database outage (a PostgreSQL server of t
   it("pages' queries (getDb's statement deadline) fail as 'database unavailable' within 2 s of a crash, even behind a queue, and the first after the restart succeeds within 1 s", async () => {
     // A pool of the app's own kind, small so that a burst of pages queues up in it, as a busy app's does.
     const app = await openDatabase({ url: server.url, maxConnections: 2 });
-    // What getDb() hands pages: that pool with REQUEST_DEADLINE_MS on each statement (db/index.ts).
+    // What getDb() hands pages: that pool with REQUEST_DEADLINE_MS on each statement (lib/database/app-database.ts).
     const pageDb: Db = withStatementDeadline(app.db, REQUEST_DEADLINE_MS);
     const sessionId = "outage-page-session";
     await openSession(handle.db, { id: sessionId, now: new Date(), storeIds: [STORE] });
@@ -251,7 +254,7 @@ describe.skipIf(unavailable !== null)("database outage (a PostgreSQL server of t
       try {
         // 30 pages at once. postgres.js hands a queued statement to a connection only as that connection retries
         // (one per connection every 0.1-0.2 s), so without a deadline the last of these would wait about
-        // 90 / 2 x 0.15 s = 7 s for their refusal; with it they are withdrawn from the queue at the deadline.
+        // 90 / 2 x 0.15 s = 7 s for their refusal; with it their callers are answered at the deadline.
         const { result: failures, stall } = await measuringStall(() =>
           Promise.all(
             Array.from({ length: 30 }, pageQueries)

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sql } from "drizzle-orm";
 import { installs } from "@/db/schema";
 import { rowsOf, type DatabaseHandle } from "@/db/client";
-import { openDatabaseFromEnv } from "@/db/open-from-env";
+import { openDatabaseFromEnv } from "@/lib/database/open";
 import { createTestDatabase, databaseKind } from "../helpers/database";
 
 describe(`database (${databaseKind()})`, () => {

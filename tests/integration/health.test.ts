@@ -117,7 +117,7 @@ describe("GET /api/health", () => {
 
   it("knows when this process is still opening its database", async () => {
     const { resetEnvCache } = await import("@/lib/env");
-    const { getDatabase, isDatabaseOpening } = await import("@/db/index");
+    const { getDatabase, isDatabaseOpening } = await import("@/lib/database/app-database");
     process.env.DATABASE_URL = "postgres://app:pw@127.0.0.1:1/app";
     resetEnvCache();
     (globalThis as { appDatabase?: unknown }).appDatabase = undefined;

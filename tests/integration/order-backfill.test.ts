@@ -19,6 +19,7 @@ import type { PgBoss } from "pg-boss";
 import { createTestDatabase, databaseKind } from "../helpers/database";
 import { orderPageCursors, startRecordingProxy, type RecordingProxy } from "../helpers/recording-proxy";
 import { createScratchDatabase } from "@/db/scratch";
+import { migrateDatabase } from "@/lib/database/migrate";
 
 /**
  * The order import as jobs, against the emulator through a proxy that notes which page each call asked for. Four
@@ -126,7 +127,7 @@ describe(`order backfill jobs (${databaseKind()})`, () => {
     let handle = await open();
     let worker: JobWorker | undefined;
     try {
-      await handle.migrate();
+      await migrateDatabase(handle);
       const sender = await startBoss(handle);
       await install(handle, sender);
       await sender.stop({ graceful: false, close: true });

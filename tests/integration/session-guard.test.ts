@@ -64,7 +64,7 @@ vi.mock("next/navigation", () => ({
     throw new NotFound("NEXT_NOT_FOUND");
   },
 }));
-vi.mock("@/db/index", () => ({ getDb: async () => next.db }));
+vi.mock("@/lib/database/app-database", () => ({ getDb: async () => next.db }));
 vi.mock("@/lib/env", async (importOriginal) => {
   const real = await importOriginal<typeof import("@/lib/env")>();
   return {

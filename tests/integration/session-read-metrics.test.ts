@@ -37,7 +37,7 @@ vi.mock("next/server", () => ({
     next.afterQueue.push(work);
   },
 }));
-vi.mock("@/db/index", () => ({ getDb: async () => next.db }));
+vi.mock("@/lib/database/app-database", () => ({ getDb: async () => next.db }));
 
 const ENDED = "store_app_sessions_ended_total";
 const T0 = new Date("2026-05-01T08:00:00.000Z");

@@ -14,7 +14,7 @@ import { translator } from "../helpers/i18n";
 /**
  * The page-level catch (components/database-unavailable.tsx) as a page runs it: Next's request (its locale and the
  * path proxy.ts records) is stood in for; what a page's query throws is what drizzle throws when the database is
- * gone (its DrizzleQueryError around the driver's refusal or db/client.ts's deadline). The answer is server HTML.
+ * gone (its DrizzleQueryError around the driver's refusal or db/statement-deadline.ts's deadline). The answer is server HTML.
  */
 
 const request = vi.hoisted(() => ({ locale: "en" as string, headers: new Map<string, string>() }));
@@ -31,7 +31,7 @@ function refused(): Error {
   return new DrizzleQueryError("select \"id\" from \"sessions\" where \"id\" = $1", ["secret-session-id"], driver);
 }
 
-/** What it throws when db/client.ts's deadline withdrew it. */
+/** What it throws when db/statement-deadline.ts's deadline gave up on it. */
 function pastDeadline(): Error {
   return new DrizzleQueryError("select 1", [], new DatabaseDeadlineError(1_512));
 }

@@ -6,8 +6,10 @@ import { INSTALL_STATES } from "@/lib/installs/state";
 
 /**
  * Two rules of the house, read from the source itself:
- * - the database layer is the ground floor: db/queries and db/schema.ts import no value from lib/ (types are fine),
- *   so no business rule can hide in a query;
+ * - the database layer is the ground floor: no file of db/ imports anything from lib/ or i18n/, not even a type, so
+ *   no business rule can hide in a query and the connection settings come from the caller (the shapes the queries
+ *   store, an install's states or an order's copy, are written in db/ and lib/ hands them on);
+ * - lib/ sits below i18n/: i18n/ reads lib/env.ts, so lib/ imports nothing of i18n/, not even a type;
  * - what an install state means is decided in lib/installs/state.ts only: no other file compares a state to a
  *   literal ("active", "revoked"...), in TypeScript or in a drizzle condition; they ask its predicates.
  */
@@ -35,22 +37,29 @@ function target(file: string, specifier: string): string {
   return specifier;
 }
 
-/** Every import or re-export of a value from lib/ (as `specifier`), skipping `import type` and `export type`. */
-export function valueImportsFromLib(file: string, text: string): string[] {
+/**
+ * Every import or re-export from one of `folders` (as `specifier`): of values only, skipping `import type` and
+ * `export type`, unless `types` is true.
+ */
+export function importsFrom(file: string, text: string, folders: readonly string[], { types = false } = {}): string[] {
   const found: string[] = [];
   const visit = (node: ts.Node) => {
     let specifier: ts.Expression | undefined;
-    if (ts.isImportDeclaration(node) && !node.importClause?.isTypeOnly) specifier = node.moduleSpecifier;
-    if (ts.isExportDeclaration(node) && !node.isTypeOnly) specifier = node.moduleSpecifier;
+    if (ts.isImportDeclaration(node) && (types || !node.importClause?.isTypeOnly)) specifier = node.moduleSpecifier;
+    if (ts.isExportDeclaration(node) && (types || !node.isTypeOnly)) specifier = node.moduleSpecifier;
     if (ts.isCallExpression(node) && (node.expression.kind === ts.SyntaxKind.ImportKeyword || node.expression.getText() === "require")) {
       specifier = node.arguments[0];
     }
-    if (specifier && ts.isStringLiteral(specifier) && target(file, specifier.text).startsWith("lib/")) found.push(specifier.text);
+    if (specifier && ts.isStringLiteral(specifier) && folders.some((folder) => target(file, specifier.text).startsWith(`${folder}/`))) {
+      found.push(specifier.text);
+    }
     ts.forEachChild(node, visit);
   };
   visit(parse(file, text));
   return found;
 }
+
+const valueImportsFromLib = (file: string, text: string) => importsFrom(file, text, ["lib"]);
 
 const STATES = new Set<string>(INSTALL_STATES);
 const COMPARISONS = new Set([
@@ -98,12 +107,13 @@ export function stateLiteralComparisons(file: string, text: string): string[] {
 }
 
 describe("db/ is the ground floor", () => {
-  const files = [...sourceFiles("db/queries"), "db/schema.ts"];
+  const files = sourceFiles("db");
 
-  it("db/queries and db/schema.ts import no value from lib/ (type-only imports are fine)", () => {
-    expect(files.length).toBeGreaterThan(5);
+  it("no file of db/ imports anything from lib/ or i18n/, types included", () => {
+    expect(files).toEqual(expect.arrayContaining([path.join("db", "client.ts"), path.join("db", "open.ts"), path.join("db", "schema.ts")]));
+    expect(files.filter((file) => file.startsWith(path.join("db", "queries"))).length).toBeGreaterThan(5);
     const offending = files.flatMap((file) =>
-      valueImportsFromLib(file, readFileSync(path.join(ROOT, file), "utf8")).map((specifier) => `${file} imports ${specifier}`),
+      importsFrom(file, readFileSync(path.join(ROOT, file), "utf8"), ["lib", "i18n"], { types: true }).map((specifier) => `${file} imports ${specifier}`),
     );
     expect(offending).toEqual([]);
   });
@@ -119,6 +129,29 @@ describe("db/ is the ground floor", () => {
       'import { installs } from "@/db/schema";',
     ].join("\n");
     expect(valueImportsFromLib("db/queries/sample.ts", sample)).toEqual(["@/lib/log", "../../lib/log", "@/lib/phone", "@/lib/env"]);
+    expect(importsFrom("db/sample.ts", 'import { env } from "../lib/env";\nimport { LOCALES } from "@/i18n/locales";', ["lib", "i18n"])).toEqual([
+      "../lib/env",
+      "@/i18n/locales",
+    ]);
+    // "library/" is not "lib/".
+    expect(importsFrom("db/sample.ts", 'import { x } from "@/library/x";', ["lib"])).toEqual([]);
+  });
+});
+
+describe("lib/ sits below i18n/", () => {
+  it("no file of lib/ imports anything of i18n/, types included", () => {
+    const files = sourceFiles("lib");
+    expect(files.length).toBeGreaterThan(50);
+    const offending = files.flatMap((file) =>
+      importsFrom(file, readFileSync(path.join(ROOT, file), "utf8"), ["i18n"], { types: true }).map((specifier) => `${file} imports ${specifier}`),
+    );
+    expect(offending).toEqual([]);
+  });
+
+  it("the scan counts type-only imports when asked", () => {
+    const sample = 'import type { Translate } from "@/i18n/translate";\nimport { LOCALES } from "../i18n/locales";';
+    expect(importsFrom("lib/sample.ts", sample, ["i18n"], { types: true })).toEqual(["@/i18n/translate", "../i18n/locales"]);
+    expect(importsFrom("lib/sample.ts", sample, ["i18n"])).toEqual(["../i18n/locales"]);
   });
 });
 

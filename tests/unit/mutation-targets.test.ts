@@ -2,6 +2,7 @@ import { existsSync } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
+import { plan, runEnvironment } from "@/scripts/mutation";
 import { MUTATION_GROUPS, selectGroups } from "@/scripts/mutation-targets";
 import { mergeReports, scoreFiles, type Report } from "@/scripts/support/mutation-report";
 
@@ -48,6 +49,41 @@ describe("the map of mutated files to their tests (scripts/mutation-targets.ts)"
     ];
     expect(selectGroups([], groups)).toEqual({ groups, unmapped: [] });
     expect(selectGroups(["lib/b.ts:3-9", "lib/x.ts"], groups)).toEqual({ groups: [groups[0]], unmapped: ["lib/x.ts"] });
+  });
+});
+
+describe("each group's own configuration (scripts/mutation.ts, stryker.config.mjs, vitest.mutation.config.ts)", () => {
+  const signature = MUTATION_GROUPS.find((group) => group.name === "webhook-signature")!;
+
+  it("narrows a group's tests through the environment, never with Stryker's --testFiles (stryker-js#6144)", () => {
+    const runs = plan(["--mutate", "lib/webhooks/signature.ts", "--force"]);
+    expect(runs).toEqual([
+      { name: "webhook-signature", files: ["lib/webhooks/signature.ts"], testFiles: signature.testFiles, args: ["--mutate", "lib/webhooks/signature.ts", "--force"] },
+    ]);
+    const environment = runEnvironment(runs[0]!, "reports/mutation/webhook-signature", { PATH: "/bin", MUTATION_TEST_FILES: "stale.test.ts" });
+    expect(environment).toEqual({
+      PATH: "/bin",
+      MUTATION_REPORT_DIR: "reports/mutation/webhook-signature",
+      MUTATION_TEST_FILES: signature.testFiles.join(","),
+    });
+    for (const run of plan([])) expect(run.args).not.toContain("--testFiles");
+  });
+
+  it("takes --testFiles as the run's tests, and leaves a file no group holds to every related test", () => {
+    const [mapped, unmapped] = plan(["--mutate", "lib/webhooks/signature.ts,lib/nowhere.ts", "--testFiles", "tests/unit/one.test.ts"]);
+    expect(mapped).toMatchObject({ testFiles: ["tests/unit/one.test.ts"], args: ["--mutate", "lib/webhooks/signature.ts"] });
+    expect(unmapped).toMatchObject({ name: "unmapped", testFiles: ["tests/unit/one.test.ts"] });
+    const [alone] = plan(["--mutate", "lib/nowhere.ts"]);
+    expect(alone?.testFiles).toBeUndefined();
+    expect(runEnvironment(alone!, "reports/mutation/unmapped", { MUTATION_TEST_FILES: "stale.test.ts" })).toEqual({
+      MUTATION_REPORT_DIR: "reports/mutation/unmapped",
+    });
+  });
+
+  it("reads the group's tests for vitest's include from MUTATION_TEST_FILES", async () => {
+    const { mutationTestFiles } = await import("@/vitest.mutation.config");
+    expect(mutationTestFiles(" tests/unit/a.test.ts,,tests/integration/b.test.ts ")).toEqual(["tests/unit/a.test.ts", "tests/integration/b.test.ts"]);
+    expect(mutationTestFiles(undefined)).toEqual([]);
   });
 });
 

@@ -1,4 +1,4 @@
-import { getDb, isDatabaseOpening } from "@/db/index";
+import { getDb, isDatabaseOpening } from "@/lib/database/app-database";
 import { requestLog } from "@/lib/request-id";
 import { checkHealth } from "./check";
 

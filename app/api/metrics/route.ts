@@ -1,4 +1,4 @@
-import { getDatabase, getDb, isDatabaseOpening } from "@/db/index";
+import { getDatabase, getDb, isDatabaseOpening } from "@/lib/database/app-database";
 import { env } from "@/lib/env";
 import { getJobs } from "@/lib/jobs/app";
 import { log } from "@/lib/log";

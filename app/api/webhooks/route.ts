@@ -1,4 +1,4 @@
-import { getDb } from "@/db/index";
+import { getDb } from "@/lib/database/app-database";
 import { env } from "@/lib/env";
 import { getJobs } from "@/lib/jobs/app";
 import { webhookFollowUps } from "@/lib/jobs/webhook-follow-ups";

@@ -1,5 +1,5 @@
 import { NextResponse, type NextRequest } from "next/server";
-import { getDb } from "@/db/index";
+import { getDb } from "@/lib/database/app-database";
 import { env } from "@/lib/env";
 import { log } from "@/lib/log";
 import { getJobs } from "@/lib/jobs/app";

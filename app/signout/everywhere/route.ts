@@ -1,6 +1,6 @@
 import { NextResponse, type NextRequest } from "next/server";
 import { getTranslations } from "next-intl/server";
-import { getDb } from "@/db/index";
+import { getDb } from "@/lib/database/app-database";
 import { env } from "@/lib/env";
 import { log } from "@/lib/log";
 import { currentSessionId, endSessionsHoldingStore } from "@/lib/session";

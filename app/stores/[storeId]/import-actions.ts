@@ -3,7 +3,7 @@
 import { revalidatePath } from "next/cache";
 import { getTranslations } from "next-intl/server";
 import { z } from "zod";
-import { getDb } from "@/db/index";
+import { getDb } from "@/lib/database/app-database";
 import { initialActionState, validatedAction, type ActionState } from "@/lib/actions/validated-action";
 import { getJobs } from "@/lib/jobs/app";
 import { retryBackfill } from "@/lib/jobs/backfill";

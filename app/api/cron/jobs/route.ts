@@ -1,4 +1,4 @@
-import { getDatabase } from "@/db/index";
+import { getDatabase } from "@/lib/database/app-database";
 import { env } from "@/lib/env";
 import { getJobs, runsInlineWorker } from "@/lib/jobs/app";
 import { workUntil } from "@/lib/jobs/drain";

@@ -1,4 +1,4 @@
-import { getDb } from "@/db/index";
+import { getDb } from "@/lib/database/app-database";
 import { findBackfill } from "@/db/queries/backfills";
 import type { Translate } from "@/i18n/translate";
 import { RefreshWhileVisible } from "@/components/refresh-while-visible";

@@ -4,7 +4,7 @@ import { LiveRefresh } from "@/components/live-refresh";
 import { OrdersEmpty } from "@/components/orders/orders-empty";
 import { OrdersFilters } from "@/components/orders/orders-filters";
 import { OrdersTable } from "@/components/orders/orders-table";
-import { getDb } from "@/db/index";
+import { getDb } from "@/lib/database/app-database";
 import { decodeOrderCursor, listOrdersPage } from "@/db/queries/order-views";
 import { env } from "@/lib/env";
 import { emulatorDashboardUrl } from "./emulator-link";

@@ -4,7 +4,7 @@ import { LiveRefresh } from "@/components/live-refresh";
 import { OrderItemsTable } from "@/components/orders/order-items-table";
 import { OrderStatusHistory } from "@/components/orders/order-status-history";
 import { StatusBadge } from "@/components/status-badge";
-import { getDb } from "@/db/index";
+import { getDb } from "@/lib/database/app-database";
 import { getOrderDetail } from "@/db/queries/order-views";
 import { orDash } from "@/i18n/format";
 import { telHref } from "@/lib/phone";

@@ -1,5 +1,13 @@
+import { observeStatements, openDatabase, type DatabaseHandle, type DatabaseOptions } from "@/db/client";
 import { env as processEnv, type Env } from "@/lib/env";
-import { openDatabase, type DatabaseHandle } from "./client";
+import { timeStatement } from "@/lib/observability/database";
+import { migrateDatabase } from "./migrate";
+
+/** openDatabase with the app's timing and tracing around the raw paths' statements (db/statement-observer.ts). */
+export function openAppDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {
+  observeStatements(timeStatement);
+  return openDatabase(options);
+}
 
 export type OpenFromEnvOptions = {
   /** A script needs one connection or a few; the app's pool keeps the driver's default. */
@@ -17,11 +25,11 @@ export type OpenFromEnvOptions = {
 export async function openDatabaseFromEnv(options: OpenFromEnvOptions = {}): Promise<DatabaseHandle> {
   const env = options.env ?? processEnv;
   const handle = env.DATABASE_URL
-    ? await openDatabase({ url: env.DATABASE_URL, maxConnections: options.maxConnections })
-    : await openDatabase({ embedded: env.PGLITE_DIR });
+    ? await openAppDatabase({ url: env.DATABASE_URL, maxConnections: options.maxConnections })
+    : await openAppDatabase({ embedded: env.PGLITE_DIR });
   if (handle.kind === "embedded" && options.migrateEmbedded) {
     try {
-      await handle.migrate();
+      await migrateDatabase(handle);
     } catch (error) {
       // The folder stays locked until closed: a failed open must not leave it so.
       await handle.close();

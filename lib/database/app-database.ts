@@ -1,7 +1,7 @@
 import "server-only";
+import { REQUEST_DEADLINE_MS, withStatementDeadline, type DatabaseHandle, type Db } from "@/db/client";
 import { env } from "@/lib/env";
-import { REQUEST_DEADLINE_MS, withStatementDeadline, type DatabaseHandle, type Db } from "./client";
-import { openDatabaseFromEnv } from "./open-from-env";
+import { openDatabaseFromEnv } from "./open";
 
 /**
  * The app's database, one per process. Kept on globalThis so dev-server reloads reuse it: two PGlite instances
@@ -37,8 +37,8 @@ const boundedDbs = new WeakMap<DatabaseHandle, Db>();
 
 /**
  * The database for request paths (pages, route handlers, actions): each statement outside a transaction carries
- * REQUEST_DEADLINE_MS (db/client.ts withStatementDeadline), so with the server gone a page fails within it and
- * shows lib/database-unavailable.ts's answer instead of waiting. Scripts open their own handle, without one.
+ * REQUEST_DEADLINE_MS (db/with-statement-deadline.ts), so with the server gone a page fails within it and shows
+ * lib/database-unavailable.ts's answer instead of waiting. Scripts open their own handle, without one.
  */
 export async function getDb(): Promise<Db> {
   const handle = await getDatabase();
@@ -47,4 +47,4 @@ export async function getDb(): Promise<Db> {
   return db;
 }
 
-export type { Db, DbOrTx } from "./client";
+export type { Db, DbOrTx } from "@/db/client";

@@ -1,0 +1,22 @@
+import { defineConfig } from "vitest/config";
+import base from "./vitest.config";
+
+/**
+ * The vitest configuration of one mutation group (scripts/mutation.ts, through stryker.config.mjs): the project's
+ * own, including only the group's tests, named in MUTATION_TEST_FILES (comma-separated). Stryker then runs a static
+ * mutant's tests with the mutant switched on before its module loads, which it does not when the tests are narrowed
+ * with its own --testFiles (stryker-js#6144).
+ */
+export function mutationTestFiles(value: string | undefined): string[] {
+  return (value ?? "")
+    .split(",")
+    .map((file) => file.trim())
+    .filter(Boolean);
+}
+
+const testFiles = mutationTestFiles(process.env.MUTATION_TEST_FILES);
+
+export default defineConfig({
+  ...base,
+  test: { ...base.test, ...(testFiles.length > 0 ? { include: testFiles } : {}) },
+});
