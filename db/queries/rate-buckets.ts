@@ -106,3 +106,12 @@ export async function windowUsage(db: DbOrTx, bucket: string, from: Date, to: Da
     rowsOf<{ window_start: Date | string; used: number | string }>(result).map((row) => [new Date(row.window_start).getTime(), Number(row.used)]),
   );
 }
+
+/**
+ * The database's clock: every instance reads the same one, so budget windows agree at a minute's edge whatever
+ * the instances' own clocks say.
+ */
+export async function databaseClock(db: DbOrTx): Promise<Date> {
+  const result = await db.execute(sql`select now() as now`);
+  return new Date(rowsOf<{ now: Date | string }>(result)[0]!.now);
+}

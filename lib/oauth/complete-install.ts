@@ -5,10 +5,11 @@ import type { TokenKeyRing } from "@/lib/crypto/token-cipher";
 import { saveInstalledStores } from "@/lib/installs/tokens";
 import { enqueueBackfills } from "@/lib/jobs/backfill";
 import { log } from "@/lib/log";
+import { PlatformError } from "@/lib/platform";
 import { exchangeCode, type OAuthClient } from "@/lib/oauth/token-client";
 import { checkCallback } from "./callback";
 import type { FailureReason } from "./failure-reasons";
-import { admitTokenCall } from "./install-budget";
+import { admitTokenCall, recordRefusedCode, type BudgetedClient } from "./install-budget";
 import type { InstallAttempt } from "./pkce";
 import { failureReasonFor } from "./token-response";
 
@@ -32,10 +33,10 @@ export async function completeInstall(
     jobs: PgBoss;
     /**
      * Given (the route always gives it), the state is spent and the budgets (lib/oauth/install-budget.ts) are
-     * taken before any token call; `address` is the client's, null on a rehearsal. Tests of the exchange alone
-     * leave it out.
+     * taken before any token call, charged to `client`; a code the platform refuses spoils its network's record.
+     * Tests of the exchange alone leave it out.
      */
-    admission?: { address: string | null };
+    admission?: { client: BudgetedClient; /** The budgets' clock; the database's unless given. */ now?: Date };
     now?: number;
     ring?: TokenKeyRing;
   },
@@ -51,8 +52,8 @@ export async function completeInstall(
     const admission = await admitTokenCall(db, {
       state: input.attempt.state,
       startedAt: input.attempt.startedAt,
-      address: input.admission.address,
-      now: new Date(now),
+      client: input.admission.client,
+      now: input.admission.now,
     });
     if (!admission.ok) {
       // Stryker disable next-line StringLiteral,ObjectLiteral: log text only; the reason is returned and tested
@@ -77,6 +78,13 @@ export async function completeInstall(
     return { ok: true, installs };
   } catch (error) {
     const reason = failureReasonFor(error);
+    const address = input.admission?.client.address;
+    if (address && error instanceof PlatformError && error.code === "invalid_grant") {
+      await recordRefusedCode(db, { address, now: input.admission?.now }).catch((recordError: unknown) => {
+        // Stryker disable next-line StringLiteral,ObjectLiteral: log text only
+        log.warn("install callback: refused code not recorded", { error: recordError });
+      });
+    }
     // Stryker disable next-line StringLiteral,ObjectLiteral: log text only; the reason is returned and tested
     log.warn("install failed", { reason, error });
     return { ok: false, reason };
