@@ -5,11 +5,10 @@ import type { TokenKeyRing } from "@/lib/crypto/token-cipher";
 import { saveInstalledStores } from "@/lib/installs/tokens";
 import { enqueueBackfills } from "@/lib/jobs/backfill";
 import { log } from "@/lib/log";
-import { PlatformError } from "@/lib/platform";
 import { exchangeCode, type OAuthClient } from "@/lib/oauth/token-client";
 import { checkCallback } from "./callback";
 import type { FailureReason } from "./failure-reasons";
-import { admitTokenCall, recordRefusedCode, type BudgetedClient } from "./install-budget";
+import { admitTokenCall, recordInstaller, type BudgetedClient } from "./install-budget";
 import type { InstallAttempt } from "./pkce";
 import { failureReasonFor } from "./token-response";
 
@@ -33,7 +32,7 @@ export async function completeInstall(
     jobs: PgBoss;
     /**
      * Given (the route always gives it), the state is spent and the budgets (lib/oauth/install-budget.ts) are
-     * taken before any token call, charged to `client`; a code the platform refuses spoils its network's record.
+     * taken before any token call, charged to `client`; an install remembers the client's network for the reserve.
      * Tests of the exchange alone leave it out.
      */
     admission?: { client: BudgetedClient; /** The budgets' clock; the database's unless given. */ now?: Date };
@@ -68,6 +67,9 @@ export async function completeInstall(
       await enqueueBackfills(input.jobs, tx, saved.map((install) => install.storeId));
       return saved;
     });
+    const address = input.admission?.client.address;
+    // The network earns the token budget's reserve; losing that note must not fail an install that succeeded.
+    if (address) await recordInstaller(db, { address, now: input.admission?.now }).catch(() => undefined);
     // Stryker disable all: log line only; what was installed is returned and tested
     log.info("installed", {
       stores: installs.map((install) => install.storeId),
@@ -78,13 +80,7 @@ export async function completeInstall(
     return { ok: true, installs };
   } catch (error) {
     const reason = failureReasonFor(error);
-    const address = input.admission?.client.address;
-    if (address && error instanceof PlatformError && error.code === "invalid_grant") {
-      await recordRefusedCode(db, { address, now: input.admission?.now }).catch((recordError: unknown) => {
-        // Stryker disable next-line StringLiteral,ObjectLiteral: log text only
-        log.warn("install callback: refused code not recorded", { error: recordError });
-      });
-    }
+
     // Stryker disable next-line StringLiteral,ObjectLiteral: log text only; the reason is returned and tested
     log.warn("install failed", { reason, error });
     return { ok: false, reason };

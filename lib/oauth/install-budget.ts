@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import type { Db } from "@/db/client";
-import { databaseClock, deleteOAuthBucketsBefore, OAUTH_BUCKET_PREFIX, reserveSlots, takeSlot, windowUsage } from "@/db/queries/rate-buckets";
+import { databaseClock, deleteInstallerBucketsBefore, deleteOAuthBucketsBefore, INSTALLER_BUCKET_PREFIX, OAUTH_BUCKET_PREFIX, reserveSlots, takeSlot, windowUsage } from "@/db/queries/rate-buckets";
 import { deleteSpentStatesBefore, spendState } from "@/db/queries/spent-states";
 import { env, isLocalPlatform, type Env } from "@/lib/env";
 import { PRIVATE_NETWORKS, proxyList } from "@/lib/http/cidr";
@@ -17,10 +17,10 @@ import { INSTALL_ATTEMPT_TTL_SECONDS } from "./pkce";
  *   token endpoint and start INSTALLS_PER_ADDRESS installs per ten-minute window, and each network (the IPv4 /24,
  *   the IPv6 /48) CALLBACKS_PER_NETWORK and INSTALLS_PER_NETWORK: rotating addresses within one allocation buys
  *   nothing;
- * - the app counts its own token calls and never makes one the platform would refuse. A third of them is kept for
- *   callbacks from networks with a clean record (no code of theirs refused in the last 10 to 20 minutes): a flood
- *   from addresses whose bogus codes were refused, or from requests whose address is unknown, can spend the
- *   open two thirds only;
+ * - the app counts its own token calls and never makes one the platform would refuse. A third of them (20 of 60)
+ *   is kept for callbacks from networks where an install succeeded in the last day (a merchant signing in again,
+ *   a colleague installing another store): bogus codes never earn it, so a flood from any number of addresses, or
+ *   from requests whose address is unknown, can spend the open two thirds only;
  * - a `state` reaches the token endpoint once: spent states are kept (hashed) for their attempt's lifetime.
  * Counts live in rate_buckets, shared by every instance, in windows of the database's clock.
  */
@@ -37,8 +37,8 @@ export const CALLBACKS_PER_NETWORK: Budget = { max: 10, windowMs: 10 * MINUTE_MS
 export const INSTALLS_PER_ADDRESS: Budget = { max: 20, windowMs: 10 * MINUTE_MS };
 /** Installs one network may start. */
 export const INSTALLS_PER_NETWORK: Budget = { max: 60, windowMs: 10 * MINUTE_MS };
-/** A refused code marks its network for this window and the next. */
-export const REFUSAL_MEMORY: Budget = { max: Number.MAX_SAFE_INTEGER, windowMs: 10 * MINUTE_MS };
+/** A network whose callback installed is remembered for this day-window and the next (24 to 48 hours). */
+export const INSTALLER_MEMORY: Budget = { max: 2 ** 31 - 1, windowMs: 24 * 60 * MINUTE_MS };
 /**
  * The platform's token endpoint limit (platform spec, "Limits": 60 per 300 s), counted over a sliding window there.
  * Read when used: only the browser tests, against an emulator without OAuth limits, set TOKEN_ENDPOINT_LIMIT higher.
@@ -130,25 +130,27 @@ export async function takeAddressBudget(
   return { ok: true };
 }
 
-const refusalBucket = (address: string) => `${OAUTH_BUCKET_PREFIX}refused:${addressNetworks(address).network}`;
+const installerBucket = (address: string) => `${INSTALLER_BUCKET_PREFIX}${addressNetworks(address).network}`;
 
-/** Remembers that the platform refused a code a callback from this address carried: its network's record is spoilt. */
-export async function recordRefusedCode(db: Db, input: { address: string; now?: Date }): Promise<void> {
+/** Remembers that a callback from this address's network installed: the network may reach the reserve for a day. */
+export async function recordInstaller(db: Db, input: { address: string; now?: Date }): Promise<void> {
   const now = input.now ?? (await databaseClock(db));
-  await takeSlot(db, { bucket: refusalBucket(input.address), windowStart: windowStartOf(now, REFUSAL_MEMORY.windowMs), limit: REFUSAL_MEMORY.max });
+  const windowStart = windowStartOf(now, INSTALLER_MEMORY.windowMs);
+  const used = await takeSlot(db, { bucket: installerBucket(input.address), windowStart, limit: INSTALLER_MEMORY.max });
+  if (used === 1) await deleteInstallerBucketsBefore(db, new Date(windowStart.getTime() - INSTALLER_MEMORY.windowMs));
 }
 
-/** No code from the address's network was refused in this window or the one before. */
-export async function cleanRecord(db: Db, input: { address: string; now: Date }): Promise<boolean> {
-  const thisWindow = windowStartOf(input.now, REFUSAL_MEMORY.windowMs).getTime();
-  const usage = await windowUsage(db, refusalBucket(input.address), new Date(thisWindow - REFUSAL_MEMORY.windowMs), new Date(thisWindow + REFUSAL_MEMORY.windowMs));
-  return usage.size === 0;
+/** A callback from the address's network installed in this day-window or the one before. */
+export async function recentInstaller(db: Db, input: { address: string; now: Date }): Promise<boolean> {
+  const thisWindow = windowStartOf(input.now, INSTALLER_MEMORY.windowMs).getTime();
+  const usage = await windowUsage(db, installerBucket(input.address), new Date(thisWindow - INSTALLER_MEMORY.windowMs), new Date(thisWindow + INSTALLER_MEMORY.windowMs));
+  return usage.size > 0;
 }
 
-/** The share of the token budget a client may reach: all of it on a rehearsal or with a clean record. */
+/** The share of the token budget a client may reach: all of it on a rehearsal or from a recent installer's network. */
 async function tokenCeiling(db: Db, client: BudgetedClient, now: Date): Promise<number> {
   if (client.rehearsal) return TOKEN_ENDPOINT.max;
-  if (client.address !== null && (await cleanRecord(db, { address: client.address, now }))) return TOKEN_ENDPOINT.max;
+  if (client.address !== null && (await recentInstaller(db, { address: client.address, now }))) return TOKEN_ENDPOINT.max;
   return openShare(TOKEN_ENDPOINT.max);
 }
 
@@ -227,7 +229,7 @@ export type Admission =
 /**
  * Whether a callback that passed every check may now spend a token call: its state was never presented before
  * (a replay is refused as expired), its client and network have callbacks left (none are counted for a rehearsal
- * or an unknown address), and the share of the app's token budget its record allows is open. `now` is the
+ * or an unknown address), and the share of the app's token budget it may reach is open. `now` is the
  * database's clock unless given.
  */
 export async function admitTokenCall(
