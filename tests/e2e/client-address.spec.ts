@@ -1,0 +1,120 @@
+import { randomBytes } from "node:crypto";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { expect, test } from "@playwright/test";
+import { freePort } from "../../scripts/support/free-port";
+import { childEnv, run, until, type Watched } from "./support/processes";
+
+/**
+ * A client cannot choose the address its install budget is counted under, on a real production server (`next start`
+ * of the build the other browser tests use, without any patched package): the connection's peer is stamped through
+ * Node's diagnostics channel (lib/http/peer-stamp.ts), and every header a client sends straight to the app (its own
+ * peer header, X-Forwarded-For, X-Real-IP) is ignored. 20 installs per address per ten minutes: the 21st request,
+ * whatever it claims, meets the waiting page; behind a proxy the app trusts, the addresses it forwards count apart.
+ * Vercel's case (its edge's own header) is tests/unit/client-address.test.ts: only its edge can prove it.
+ */
+
+test.describe.configure({ mode: "serial", timeout: 240_000 });
+
+const hex = (bytes: number) => randomBytes(bytes).toString("hex");
+const APP_URL = "https://app.example.test";
+
+type Server = { url: string; stop: () => Promise<void>; output: () => string };
+
+/** The built server with a public APP_URL (so budgets apply) on a fresh embedded database of its own. */
+async function startServer(extra: Record<string, string>): Promise<Server> {
+  const port = await freePort();
+  const dataDir = await mkdtemp(join(tmpdir(), "client-address-"));
+  const env = childEnv({
+    NODE_ENV: "production",
+    PORT: String(port),
+    APP_URL,
+    SVC_AUTH_URL: "https://auth.platform.example.test",
+    SVC_API_URL: "https://api.platform.example.test",
+    SVC_CLIENT_ID: `svcapp_${hex(10)}`,
+    SVC_CLIENT_SECRET: `svcas_${hex(24)}`,
+    SVC_WEBHOOK_SECRET: hex(16),
+    SESSION_SECRET: hex(24),
+    TOKEN_ENCRYPTION_KEY: randomBytes(32).toString("base64"),
+    NEXT_DIST_DIR: process.env.NEXT_DIST_DIR ?? ".next-test",
+    PGLITE_DIR: join(dataDir, "pglite"),
+    LOG_LEVEL: "warn",
+    ...extra,
+  });
+  delete env.DATABASE_URL;
+  const server: Watched = run("npx", ["next", "start", "-p", String(port)], env);
+  const url = `http://127.0.0.1:${port}`;
+  const healthy = await until(async () => (await fetch(`${url}/api/health`).catch(() => null))?.status === 200, 120_000);
+  expect(healthy, `server output:\n${server.output()}`).toBe(true);
+  return {
+    url,
+    output: server.output,
+    stop: async () => {
+      server.child.kill("SIGTERM");
+      await Promise.race([server.exited, new Promise((resolve) => setTimeout(resolve, 10_000))]);
+      server.child.kill("SIGKILL");
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Where GET /install sends a client claiming `headers`: the platform's consent screen or the waiting page. */
+async function install(server: Server, headers: Record<string, string>): Promise<string> {
+  const response = await fetch(`${server.url}/install`, { headers, redirect: "manual" });
+  expect([302, 303]).toContain(response.status);
+  return response.headers.get("location") ?? "";
+}
+
+/** 21 installs, each claiming another address by every header a client could send. */
+async function forgedInstalls(server: Server, forged: (i: number) => Record<string, string>): Promise<string[]> {
+  const locations = [];
+  for (let i = 1; i <= 21; i += 1) locations.push(await install(server, forged(i)));
+  return locations;
+}
+
+const everyHeader = (i: number) => ({
+  "x-app-peer-address": `${hex(24)} 198.51.100.${i}`,
+  "x-forwarded-for": `198.51.100.${i}`,
+  "x-real-ip": `198.51.100.${i}`,
+});
+
+const waiting = `${APP_URL}/install/failed?reason=too_many_attempts&minutes=`;
+
+test("bare next start: forged peer, X-Forwarded-For and X-Real-IP headers are the one client they came from", async () => {
+  const server = await startServer({});
+  try {
+    const locations = await forgedInstalls(server, everyHeader);
+    for (const location of locations.slice(0, 20)) expect(location).toContain("https://auth.platform.example.test/oauth/apps/authorize?");
+    expect(locations[20]).toContain(waiting);
+  } finally {
+    await server.stop();
+  }
+});
+
+test("behind one proxy: a client reaching the app around it cannot choose its address", async () => {
+  const server = await startServer({ TRUST_PROXY_HOPS: "1", TRUSTED_PROXIES: "10.0.0.0/8" });
+  try {
+    const locations = await forgedInstalls(server, everyHeader);
+    expect(locations.slice(0, 20).every((location) => location.includes("/oauth/apps/authorize?"))).toBe(true);
+    expect(locations[20]).toContain(waiting);
+    expect(server.output()).toContain("X-Forwarded-For arrived from a peer that is not a trusted proxy");
+  } finally {
+    await server.stop();
+  }
+});
+
+test("behind one proxy the app trusts: the address it appends is the client, whatever the client wrote to its left", async () => {
+  // This test is the proxy: its connections come from loopback.
+  const server = await startServer({ TRUST_PROXY_HOPS: "1", TRUSTED_PROXIES: "127.0.0.0/8,::1" });
+  try {
+    const spread = await forgedInstalls(server, (i) => ({ "x-forwarded-for": `203.0.${i}.1` }));
+    expect(spread.every((location) => location.includes("/oauth/apps/authorize?"))).toBe(true);
+    // One client prepending a different address each time is still the one the proxy appended.
+    const prepended = await forgedInstalls(server, (i) => ({ "x-forwarded-for": `198.51.100.${i}, 192.0.2.77` }));
+    expect(prepended.slice(0, 20).every((location) => location.includes("/oauth/apps/authorize?"))).toBe(true);
+    expect(prepended[20]).toContain(waiting);
+  } finally {
+    await server.stop();
+  }
+});
