@@ -73,8 +73,9 @@ async function forgedInstalls(server: Server, forged: (i: number) => Record<stri
   return locations;
 }
 
+/** A forged peer header as the old patched Next wrote it (an address alone): believed, it would make 21 clients. */
 const everyHeader = (i: number) => ({
-  "x-app-peer-address": `${hex(24)} 198.51.100.${i}`,
+  "x-app-peer-address": `198.51.100.${i}`,
   "x-forwarded-for": `198.51.100.${i}`,
   "x-real-ip": `198.51.100.${i}`,
 });
