@@ -32,7 +32,9 @@ export function checkClientAddress(raw: RawEnv): CheckResult {
       id: ID,
       title: TITLE,
       status: "warn",
-      detail: `X-Forwarded-For is believed from any peer on loopback or a private network (${PRIVATE_NETWORKS.join(", ")}), up to ${hops} hop(s)`,
+      detail:
+        `X-Forwarded-For is believed from any peer on loopback or a private network (${PRIVATE_NETWORKS.join(", ")}), up to ${hops} hop(s)` +
+        (hops > 1 ? "; an outer proxy on a public address (a CDN) is not trusted, so every merchant would count as its address" : ""),
       fix: `list your proxies' addresses or CIDRs in TRUSTED_PROXIES (${GUIDE})`,
     };
   }

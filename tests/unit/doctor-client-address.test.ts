@@ -38,6 +38,11 @@ describe("the doctor's client address line", () => {
       detail: expect.stringMatching(/any peer on loopback or a private network \(127\.0\.0\.0\/8, 10\.0\.0\.0\/8.*\), up to 1 hop/),
       fix: expect.stringContaining("TRUSTED_PROXIES"),
     });
+    expect(checkClientAddress({ ...PUBLIC, TRUST_PROXY_HOPS: "1" }).detail).not.toContain("CDN");
+    expect(checkClientAddress({ ...PUBLIC, TRUST_PROXY_HOPS: "2" })).toMatchObject({
+      status: "warn",
+      detail: expect.stringContaining("up to 2 hop(s); an outer proxy on a public address (a CDN) is not trusted"),
+    });
     expect(checkClientAddress({ ...PUBLIC, TRUST_PROXY_HOPS: "2", TRUSTED_PROXIES: "10.0.0.0/8, ,192.0.2.1" })).toMatchObject({
       status: "pass",
       detail: "X-Forwarded-For is read only from the 2 listed proxy range(s), up to 2 hop(s); any other peer is the client itself",
