@@ -19,6 +19,8 @@ test.describe.configure({ mode: "serial", timeout: 240_000 });
 
 const hex = (bytes: number) => randomBytes(bytes).toString("hex");
 const APP_URL = "https://app.example.test";
+/** Nothing listens there: a token call fails at once as a network error, and the server logs it as one. */
+const AUTH_URL = "https://127.0.0.1:9";
 
 type Server = { url: string; stop: () => Promise<void>; output: () => string };
 
@@ -30,7 +32,7 @@ async function startServer(extra: Record<string, string>): Promise<Server> {
     NODE_ENV: "production",
     PORT: String(port),
     APP_URL,
-    SVC_AUTH_URL: "https://auth.platform.example.test",
+    SVC_AUTH_URL: AUTH_URL,
     SVC_API_URL: "https://api.platform.example.test",
     SVC_CLIENT_ID: `svcapp_${hex(10)}`,
     SVC_CLIENT_SECRET: `svcas_${hex(24)}`,
@@ -86,7 +88,7 @@ test("bare next start: forged peer, X-Forwarded-For and X-Real-IP headers are th
   const server = await startServer({});
   try {
     const locations = await forgedInstalls(server, everyHeader);
-    for (const location of locations.slice(0, 20)) expect(location).toContain("https://auth.platform.example.test/oauth/apps/authorize?");
+    for (const location of locations.slice(0, 20)) expect(location).toContain(`${AUTH_URL}/oauth/apps/authorize?`);
     expect(locations[20]).toContain(waiting);
   } finally {
     await server.stop();
@@ -115,6 +117,53 @@ test("behind one proxy the app trusts: the address it appends is the client, wha
     const prepended = await forgedInstalls(server, (i) => ({ "x-forwarded-for": `198.51.100.${i}, 192.0.2.77` }));
     expect(prepended.slice(0, 20).every((location) => location.includes("/oauth/apps/authorize?"))).toBe(true);
     expect(prepended[20]).toContain(waiting);
+  } finally {
+    await server.stop();
+  }
+});
+
+/** GET /install as a client at `address` behind the proxy: the attempt's state and the cookie that carries it. */
+async function startAttempt(server: Server, address: string): Promise<{ state: string; cookie: string }> {
+  const response = await fetch(`${server.url}/install`, { headers: { "x-forwarded-for": address }, redirect: "manual" });
+  const location = new URL(response.headers.get("location") ?? "");
+  const state = location.searchParams.get("state");
+  expect(state, `held: ${location}`).toBeTruthy();
+  const cookie = response.headers.getSetCookie().map((line) => line.split(";")[0]).join("; ");
+  return { state: state!, cookie };
+}
+
+const count = (output: string, text: string) => output.split("\n").filter((line) => line.includes(text)).length;
+
+test("behind one proxy, 200 bogus callbacks from 200 addresses of one /64 make at most 10 token calls; a merchant elsewhere is let through", async () => {
+  const server = await startServer({ TRUST_PROXY_HOPS: "1", TRUSTED_PROXIES: "127.0.0.0/8,::1" });
+  try {
+    // States are free: 20 per client, so the attacker collects them from ten networks, then calls back from its /64.
+    const attempts = [];
+    for (let i = 0; i < 200; i += 1) attempts.push(await startAttempt(server, `2001:db8:${100 + Math.floor(i / 20)}::${(i % 20) + 1}`));
+    const answers = [];
+    for (const [i, attempt] of attempts.entries()) {
+      const response = await fetch(`${server.url}/oauth/callback?state=${attempt.state}&code=${hex(32)}`, {
+        headers: { cookie: attempt.cookie, "x-forwarded-for": `2001:db8:bad:1::${(i + 1).toString(16)}` },
+        redirect: "manual",
+      });
+      answers.push(response.headers.get("location") ?? "");
+    }
+    const reachedTokenEndpoint = count(server.output(), '"msg":"install failed"');
+    expect(reachedTokenEndpoint).toBeGreaterThan(0);
+    expect(reachedTokenEndpoint).toBeLessThanOrEqual(10);
+    expect(answers.filter((location) => location.includes("reason=too_many_attempts"))).toHaveLength(200 - reachedTokenEndpoint);
+
+    // A merchant elsewhere: sent to the consent screen, and its callback goes on to the token endpoint.
+    const merchant = await startAttempt(server, "198.51.100.2");
+    const before = count(server.output(), '"msg":"install failed"');
+    const answer = await fetch(`${server.url}/oauth/callback?state=${merchant.state}&code=${hex(32)}`, {
+      headers: { cookie: merchant.cookie, "x-forwarded-for": "198.51.100.2" },
+      redirect: "manual",
+    });
+    expect(answer.headers.get("location")).not.toContain("too_many_attempts");
+    expect(answer.headers.get("location")).not.toContain("platform_busy");
+    await until(() => count(server.output(), '"msg":"install failed"') === before + 1, 10_000);
+    expect(count(server.output(), '"msg":"install failed"')).toBe(before + 1);
   } finally {
     await server.stop();
   }

@@ -22,6 +22,7 @@ describe("normaliseAddress", () => {
     expect(normaliseAddress("::FFFF:203.0.113.7")).toBe("203.0.113.7");
     expect(normaliseAddress("[::ffff:203.0.113.7]:443")).toBe("203.0.113.7");
     expect(normaliseAddress("fe80::1%eth0")).toBe("fe80::1");
+    expect(normaliseAddress("fe80::1.2.3.4%eth0")).toBe("fe80::102:304");
     expect(normaliseAddress("64:ff9b::1.2.3.4")).toBe("64:ff9b::102:304");
     expect(normaliseAddress("2001:db8:0:0:1:0:0:1")).toBe("2001:db8::1:0:0:1");
     expect(normaliseAddress("2001:0:0:1:0:0:0:1")).toBe("2001:0:0:1::1");
@@ -68,6 +69,10 @@ describe("parseCidr and the trusted proxies' list", () => {
     expect(list.check("2001:db9::1", "ipv6")).toBe(false);
     expect(list.check("192.0.2.9", "ipv4")).toBe(true);
     expect(list.check("192.0.2.10", "ipv4")).toBe(false);
+    // An entry that is no CIDR (lib/env.ts refuses it first) is skipped, never half-read.
+    const skipping = proxyList(["not-a-cidr", "10.0.0.0/33", "192.0.2.0/24"]);
+    expect(skipping.check("192.0.2.1", "ipv4")).toBe(true);
+    expect(skipping.check("10.0.0.1", "ipv4")).toBe(false);
   });
 
   it("trusts loopback and private networks by default, never a public address", () => {
@@ -153,6 +158,7 @@ describe("forwardedByStranger", () => {
     // Next fills X-Forwarded-For with the peer when a client sent none: that is no forwarding.
     expect(forwardedByStranger(from("::ffff:203.0.113.7", { "x-forwarded-for": "::ffff:203.0.113.7" }), oneProxy)).toBe(false);
     expect(forwardedByStranger(from("203.0.113.7"), oneProxy)).toBe(false);
+    expect(forwardedByStranger(from("203.0.113.7", { "x-forwarded-for": "198.51.100.1, 203.0.113.7" }), oneProxy)).toBe(true);
     expect(forwardedByStranger(headers({ "x-forwarded-for": "198.51.100.1" }), oneProxy)).toBe(false);
     expect(forwardedByStranger(headers({ "x-forwarded-for": "198.51.100.1" }), vercel)).toBe(false);
   });
