@@ -10,7 +10,7 @@ export const PRIVATE_NETWORKS = ["127.0.0.0/8", "10.0.0.0/8", "172.16.0.0/12", "
 
 /** A CIDR (or a single address) as the list needs it, or null when it is not one. */
 export function parseCidr(value: string): { address: string; prefix: number; family: "ipv4" | "ipv6" } | null {
-  const [host = "", bits, extra] = value.trim().split("/");
+  const [host, bits, extra] = value.trim().split("/") as [string, string?, string?];
   if (extra !== undefined) return null;
   const family = isIPv4(host) ? "ipv4" : isIPv6(host) ? "ipv6" : null;
   if (family === null) return null;

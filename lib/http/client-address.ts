@@ -37,7 +37,7 @@ export function normaliseAddress(value: string | null | undefined): string | nul
   const bracketed = /^\[([^\]]+)\](?::\d{1,5})?$/.exec(address);
   if (bracketed) address = bracketed[1]!;
   else if (/^[\d.]+:\d{1,5}$/.test(address)) address = address.slice(0, address.lastIndexOf(":"));
-  address = address.replace(/%.*$/, "");
+  address = address.split("%")[0]!;
   const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(address);
   if (mapped) address = mapped[1]!;
   if (isIPv4(address)) return address;
@@ -46,13 +46,14 @@ export function normaliseAddress(value: string | null | undefined): string | nul
 
 /** The eight 16-bit groups of a valid IPv6 address (an IPv4 tail becomes the last two). */
 function expandIPv6(address: string): number[] {
-  const ipv4Tail = /(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(address);
+  const lastColon = address.lastIndexOf(":");
+  const last = address.slice(lastColon + 1);
   let text = address;
-  if (ipv4Tail) {
-    const [a, b, c, d] = ipv4Tail.slice(1).map(Number) as [number, number, number, number];
-    text = `${address.slice(0, ipv4Tail.index)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
+  if (last.includes(".")) {
+    const [a, b, c, d] = last.split(".").map(Number) as [number, number, number, number];
+    text = `${address.slice(0, lastColon + 1)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
   }
-  const [head = "", tail] = text.split("::");
+  const [head, tail] = text.split("::") as [string, string?];
   const part = (piece: string | undefined) => (piece ? piece.split(":").map((group) => parseInt(group, 16)) : []);
   const left = part(head);
   const right = part(tail);
@@ -79,7 +80,7 @@ function compressIPv6(groups: number[]): string {
 export function addressNetworks(address: string): { client: string; network: string } {
   if (isIPv4(address)) return { client: address, network: `${address.slice(0, address.lastIndexOf("."))}.0/24` };
   const groups = expandIPv6(address);
-  const prefix = (count: number) => `${compressIPv6([...groups.slice(0, count), ...Array<number>(8 - count).fill(0)])}/${count * 16}`;
+  const prefix = (count: number) => `${compressIPv6(groups.map((group, index) => (index < count ? group : 0)))}/${count * 16}`;
   return { client: prefix(4), network: prefix(3) };
 }
 

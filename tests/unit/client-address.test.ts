@@ -23,6 +23,10 @@ describe("normaliseAddress", () => {
     expect(normaliseAddress("[::ffff:203.0.113.7]:443")).toBe("203.0.113.7");
     expect(normaliseAddress("fe80::1%eth0")).toBe("fe80::1");
     expect(normaliseAddress("fe80::1.2.3.4%eth0")).toBe("fe80::102:304");
+    expect(normaliseAddress("::ffff:203.10.113.70")).toBe("203.10.113.70");
+    expect(normaliseAddress("1::ffff:1.2.3.4")).toBe("1::ffff:102:304");
+    expect(normaliseAddress("64:ff9b::192.10.22.33")).toBe("64:ff9b::c00a:1621");
+    expect(normaliseAddress("2001:db8:1::2:3:4:5")).toBe("2001:db8:1:0:2:3:4:5");
     expect(normaliseAddress("64:ff9b::1.2.3.4")).toBe("64:ff9b::102:304");
     expect(normaliseAddress("2001:db8:0:0:1:0:0:1")).toBe("2001:db8::1:0:0:1");
     expect(normaliseAddress("2001:0:0:1:0:0:0:1")).toBe("2001:0:0:1::1");
@@ -33,7 +37,7 @@ describe("normaliseAddress", () => {
   });
 
   it("refuses what is not an IP address", () => {
-    for (const odd of [null, undefined, "", "unknown", "deadbeef", "abc", "1.2.3", "1.2.3.4.5", "256.1.1.1", "01.2.3.4", "host.example", "[1.2.3.4]x", "1.2.3.4:", "1.2.3.4:123456", "::1:80:", "[::1]:", "2001:db8::g", "::ffff:1.2.3.4.5", "evil:bucket/name"]) {
+    for (const odd of [null, undefined, "", "unknown", "deadbeef", "abc", "1.2.3", "1.2.3.4.5", "256.1.1.1", "01.2.3.4", "host.example", "[1.2.3.4]x", "1.2.3.4:", "1.2.3.4:123456", "x[::1]:80", "::1:80:", "[::1]:", "2001:db8::g", "::ffff:1.2.3.4.5", "evil:bucket/name"]) {
       expect(normaliseAddress(odd), String(odd)).toBeNull();
     }
   });
@@ -91,6 +95,8 @@ describe("the stamped peer", () => {
     expect(stampedPeer(`other 203.0.113.7`, PROOF)).toBeNull();
     expect(stampedPeer(`${PROOF} `, PROOF)).toBeNull();
     expect(stampedPeer(`${PROOF}`, PROOF)).toBeNull();
+    expect(stampedPeer(`${PROOF} undefined`, PROOF)).toBe("undefined");
+    expect(normaliseAddress(stampedPeer(`${PROOF} undefined`, PROOF))).toBeNull();
     expect(stampedPeer(null, PROOF)).toBeNull();
     // Nothing stamps requests in this process: no header is believed, whatever it says.
     expect(stampedPeer(`${PROOF} 203.0.113.7`, null)).toBeNull();
@@ -161,5 +167,6 @@ describe("forwardedByStranger", () => {
     expect(forwardedByStranger(from("203.0.113.7", { "x-forwarded-for": "198.51.100.1, 203.0.113.7" }), oneProxy)).toBe(true);
     expect(forwardedByStranger(headers({ "x-forwarded-for": "198.51.100.1" }), oneProxy)).toBe(false);
     expect(forwardedByStranger(headers({ "x-forwarded-for": "198.51.100.1" }), vercel)).toBe(false);
+    expect(forwardedByStranger(from("203.0.113.7", { "x-forwarded-for": "198.51.100.1" }), { ...vercel, proof: PROOF })).toBe(false);
   });
 });
