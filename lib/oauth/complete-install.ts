@@ -69,6 +69,7 @@ export async function completeInstall(
     });
     const address = input.admission?.client.address;
     // The network earns the token budget's reserve; losing that note must not fail an install that succeeded.
+    // Stryker disable next-line ConditionalExpression: equivalent, without an address the note fails inside the promise the catch swallows
     if (address) await recordInstaller(db, { address, now: input.admission?.now }).catch(() => undefined);
     // Stryker disable all: log line only; what was installed is returned and tested
     log.info("installed", {

@@ -15,7 +15,8 @@ import { childEnv, run, until, type Watched } from "./support/processes";
  * Vercel's case (its edge's own header) is tests/unit/client-address.test.ts: only its edge can prove it.
  */
 
-test.describe.configure({ mode: "serial", timeout: 240_000 });
+// Each test starts a production server and sends its requests one by one: minutes on a loaded machine.
+test.describe.configure({ mode: "serial", timeout: 900_000 });
 
 const hex = (bytes: number) => randomBytes(bytes).toString("hex");
 const APP_URL = "https://app.example.test";
