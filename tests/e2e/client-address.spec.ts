@@ -48,7 +48,7 @@ async function startServer(extra: Record<string, string>): Promise<Server> {
   delete env.DATABASE_URL;
   const server: Watched = run("npx", ["next", "start", "-p", String(port)], env);
   const url = `http://127.0.0.1:${port}`;
-  const healthy = await until(async () => (await fetch(`${url}/api/health`).catch(() => null))?.status === 200, 120_000);
+  const healthy = await until(async () => (await fetch(`${url}/api/health`).catch(() => null))?.status === 200, 300_000);
   expect(healthy, `server output:\n${server.output()}`).toBe(true);
   return {
     url,
