@@ -6,6 +6,10 @@ import type { Instrumentation } from "next";
  */
 export async function register(): Promise<void> {
   if (process.env.NEXT_RUNTIME === "nodejs") {
+    // Before any request is answered if it can be: the connection's peer on every request, for the install
+    // budgets (lib/http/peer-stamp.ts). A request parsed before this line carries no proof and counts as unknown.
+    const { stampPeers } = await import("@/lib/http/peer-stamp");
+    stampPeers();
     const { env, EnvError } = await import("@/lib/env");
     try {
       void env.APP_URL;

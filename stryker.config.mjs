@@ -45,6 +45,8 @@ const config = {
     // The second security round: install budgets and the client address, the webhook body's deadline, the failure reasons.
     "lib/oauth/install-budget.ts",
     "lib/http/client-address.ts",
+    "lib/http/cidr.ts",
+    "lib/http/peer-stamp.ts",
     "lib/webhooks/body.ts",
     "lib/oauth/failure-reasons.ts",
   ],

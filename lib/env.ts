@@ -2,6 +2,7 @@ import { z } from "zod";
 import { DEV_APP } from "@/lib/dev-app";
 import { LOCALES } from "@/lib/language";
 import { PAGE_SCOPES } from "@/lib/sections";
+import { parseCidr } from "@/lib/http/cidr";
 
 /**
  * The one place the environment is read. Everything else imports `env`.
@@ -232,13 +233,32 @@ const ENV_VARIABLES = {
     fix: "use an IANA time zone name such as Africa/Algiers, or unset it",
   },
   /**
-   * How many reverse proxies in front of the app append to X-Forwarded-For: the client address (install budgets,
-   * lib/http/client-address.ts) is the n-th entry from the right; 0 takes the connection's peer.
+   * How many reverse proxies in front of the app append to X-Forwarded-For: with n ≥ 1 and a connection from a
+   * trusted proxy, the client address (install budgets, lib/http/client-address.ts) is found walking at most n
+   * entries from the right, past trusted proxies; 0 takes the connection's peer and never reads the header.
    */
   TRUST_PROXY_HOPS: {
     schema: z.coerce.number().int("must be a whole number").min(0, "must be 0 or more").max(10, "must be at most 10").default(0),
     setting: "optional",
     fix: "set it to the number of proxies that append to X-Forwarded-For in front of the app (see docs/deploy.md), or unset it for 0",
+  },
+  /**
+   * The proxies (addresses or CIDRs, comma-separated) whose X-Forwarded-For is believed when TRUST_PROXY_HOPS ≥ 1.
+   * Unset: loopback and the private ranges (lib/http/client-address.ts PRIVATE_NETWORKS), where a container's
+   * proxy sits.
+   */
+  TRUSTED_PROXIES: {
+    schema: z
+      .string()
+      .optional()
+      .transform((value) => (value ? value.split(",").map((entry) => entry.trim()).filter(Boolean) : undefined))
+      .pipe(
+        z
+          .array(z.string().refine((entry) => parseCidr(entry) !== null, "must list IP addresses or CIDRs such as 10.0.0.0/8, comma-separated"))
+          .optional(),
+      ),
+    setting: "optional",
+    fix: "list your proxies' addresses or CIDRs comma-separated, e.g. 10.0.0.0/8,2001:db8::/48 (see docs/deploy.md), or unset it",
   },
   NODE_ENV: {
     schema: z.enum(["development", "test", "production"]).default("development"),
@@ -254,6 +274,11 @@ const ENV_VARIABLES = {
    */
   TOKEN_ENDPOINT_LIMIT: {
     schema: z.coerce.number().int().min(1).default(60),
+    setting: "internal",
+  },
+  /** Set to 1 by Vercel on its builds and functions: its edge overwrites the client address headers. */
+  VERCEL: {
+    schema: z.string().optional(),
     setting: "internal",
   },
 } satisfies Record<string, EnvVariable>;

@@ -84,8 +84,14 @@ export const MUTATION_GROUPS: MutationGroup[] = [
     // The budgets' own tests with a chosen clock, not the emulator flood (install-flood.test.ts, over an hour under
     // Stryker): the flood proves the budgets hold together in the normal suite, these pin each one to the millisecond.
     name: "install-budget",
-    mutate: ["lib/oauth/install-budget.ts", "lib/http/client-address.ts"],
-    testFiles: ["tests/integration/install-budget.test.ts", "tests/unit/client-address.test.ts"],
+    mutate: ["lib/oauth/install-budget.ts"],
+    testFiles: ["tests/integration/install-budget.test.ts"],
+  },
+  {
+    // The client address, the trusted proxies' list and the peer stamp: unit tests, a real Node http server for the stamp.
+    name: "client-address",
+    mutate: ["lib/http/client-address.ts", "lib/http/cidr.ts", "lib/http/peer-stamp.ts"],
+    testFiles: ["tests/unit/client-address.test.ts", "tests/unit/peer-stamp.test.ts"],
   },
   {
     name: "cross-site",

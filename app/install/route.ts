@@ -26,10 +26,7 @@ function noStore(response: NextResponse): NextResponse {
 export async function GET(request: NextRequest) {
   const now = Date.now();
   const held = await getDb()
-    .then((db) => {
-      const address = budgetedClient(request.headers, budgetConfig(env));
-      return installHold(db, { address, now: new Date(now) });
-    })
+    .then((db) => installHold(db, { client: budgetedClient(request.headers, budgetConfig(env)) }))
     .catch((error: unknown) => {
       // The budgets guard the token endpoint, which the callback guards again; a database outage shows up there.
       log.warn("install: budgets unavailable", { error });

@@ -89,11 +89,22 @@ export async function deleteRateBucketsBefore(db: DbOrTx, before: Date): Promise
 /** Buckets of the install flow's budgets (lib/oauth/install-budget.ts) start with this. */
 export const OAUTH_BUCKET_PREFIX = "oauth:";
 
-/** Deletes the install flow's budget windows that started before `before`. */
+/** The install flow's day-long memory of networks where an install succeeded; kept apart from the short windows. */
+export const INSTALLER_BUCKET_PREFIX = `${OAUTH_BUCKET_PREFIX}installed:`;
+
+/** Deletes the install flow's budget windows that started before `before` (its installers' memory excepted). */
 export async function deleteOAuthBucketsBefore(db: DbOrTx, before: Date): Promise<number> {
   const result = await db.execute(sql`
     delete from rate_buckets where window_start < ${before.toISOString()}::timestamptz
-    and bucket like ${`${OAUTH_BUCKET_PREFIX}%`} returning 1 as gone`);
+    and bucket like ${`${OAUTH_BUCKET_PREFIX}%`} and bucket not like ${`${INSTALLER_BUCKET_PREFIX}%`} returning 1 as gone`);
+  return rowsOf(result).length;
+}
+
+/** Deletes the installers' memory windows that started before `before`. */
+export async function deleteInstallerBucketsBefore(db: DbOrTx, before: Date): Promise<number> {
+  const result = await db.execute(sql`
+    delete from rate_buckets where window_start < ${before.toISOString()}::timestamptz
+    and bucket like ${`${INSTALLER_BUCKET_PREFIX}%`} returning 1 as gone`);
   return rowsOf(result).length;
 }
 
@@ -105,4 +116,13 @@ export async function windowUsage(db: DbOrTx, bucket: string, from: Date, to: Da
   return new Map(
     rowsOf<{ window_start: Date | string; used: number | string }>(result).map((row) => [new Date(row.window_start).getTime(), Number(row.used)]),
   );
+}
+
+/**
+ * The database's clock: every instance reads the same one, so budget windows agree at a minute's edge whatever
+ * the instances' own clocks say.
+ */
+export async function databaseClock(db: DbOrTx): Promise<Date> {
+  const result = await db.execute(sql`select now() as now`);
+  return new Date(rowsOf<{ now: Date | string }>(result)[0]!.now);
 }

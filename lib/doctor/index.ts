@@ -1,3 +1,4 @@
+import { checkClientAddress } from "./client-address-check";
 import { checkDatabase, type DatabaseOpener } from "./database-checks";
 import { serviceDomainsOf } from "@/lib/webhook-url/domains";
 import { checkVariables, type RawEnv } from "./env-checks";
@@ -56,6 +57,7 @@ export async function runDoctor(raw: RawEnv, options: DoctorOptions = {}): Promi
     checks.push(...(await checkDatabase(raw.DATABASE_URL || null, { open: options.openDatabase, timeoutMs: options.timeoutMs })));
   }
 
+  checks.push(checkClientAddress(raw));
   checks.push(...checkObservability(raw));
 
   if (options.skipPlatform) {

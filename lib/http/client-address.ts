@@ -1,35 +1,119 @@
+import { isIPv4, isIPv6, type BlockList } from "node:net";
+import { PEER_HEADER, stampedPeer } from "./peer-stamp";
+
 /**
- * The address of the client a request came from, for the install flow's per-address budgets.
+ * The address of the client a request came from, for the install flow's budgets, and the networks it belongs to.
  *
- * With TRUST_PROXY_HOPS = n ≥ 1, n proxies in front of the app each append the address they saw to
- * X-Forwarded-For, so the n-th entry from the right is the client's, and anything to its left is what the client
- * itself sent. With 0 the app is reached directly and the client is the connection's peer. Next.js gives route
- * handlers no socket and keeps a client's own X-Forwarded-For as sent, so the project patches Next
- * (patches/next+*.patch) to put the peer in PEER_HEADER on every request, overwriting whatever a client sent there.
- *
- * A request with fewer X-Forwarded-For entries than hops did not come through every proxy (a misconfiguration, or
- * someone reaching the app around them): it is counted as UNKNOWN_CLIENT, one shared budget, rather than under an
- * address the sender chose.
+ * Where it comes from, by deployment (docs/deploy.md, "The client address"):
+ * - a host that guarantees its own header (Vercel: its edge overwrites `x-real-ip` and `X-Forwarded-For`): that
+ *   header;
+ * - otherwise the connection's peer, as lib/http/peer-stamp.ts stamped it. When the peer is a trusted proxy and
+ *   TRUST_PROXY_HOPS ≥ 1, X-Forwarded-For is walked from the right, one entry per trusted hop, at most
+ *   TRUST_PROXY_HOPS entries: the first entry that is not a trusted proxy is the client. A peer that is no trusted
+ *   proxy is the client, whatever X-Forwarded-For it sent: a client reaching the app around its proxies cannot
+ *   choose its address.
+ * Null when the address cannot be known (no stamped peer, a malformed entry, a chain of proxies that runs out): such
+ * requests get no per-address budget, only the app-wide token budget's open share (lib/oauth/install-budget.ts).
  */
 
-export const PEER_HEADER = "x-app-peer-address";
-export const UNKNOWN_CLIENT = "unknown";
+export type AddressSource = {
+  trustProxyHops: number;
+  /** The proxies whose X-Forwarded-For is read. */
+  trustedProxies: BlockList;
+  /** The host overwrites the client's address headers itself. */
+  hostHeader: boolean;
+  /** This process's peer proof (lib/http/peer-stamp.ts), null when nothing stamps requests. */
+  proof: string | null;
+};
 
-export function clientAddress(headers: Headers, trustProxyHops: number): string {
-  if (trustProxyHops <= 0) return normalise(headers.get(PEER_HEADER));
-  const forwarded = headers.get("x-forwarded-for");
-  if (forwarded === null) return UNKNOWN_CLIENT;
-  const entries = forwarded
+/**
+ * One address as a header or socket gives it, in one spelling: lower case, ports and brackets removed
+ * (`1.2.3.4:5678`, `[2001:db8::1]:443`), an IPv4-mapped IPv6 address as IPv4, a zone dropped. Anything that is not
+ * an IP address (a host name, a bare hex string, `unknown`) is null.
+ */
+export function normaliseAddress(value: string | null | undefined): string | null {
+  if (!value) return null;
+  let address = value.trim().toLowerCase();
+  const bracketed = /^\[([^\]]+)\](?::\d{1,5})?$/.exec(address);
+  if (bracketed) address = bracketed[1]!;
+  else if (/^[\d.]+:\d{1,5}$/.test(address)) address = address.slice(0, address.lastIndexOf(":"));
+  address = address.split("%")[0]!;
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(address);
+  if (mapped) address = mapped[1]!;
+  if (isIPv4(address)) return address;
+  return isIPv6(address) ? compressIPv6(expandIPv6(address)) : null;
+}
+
+/** The eight 16-bit groups of a valid IPv6 address (an IPv4 tail becomes the last two). */
+function expandIPv6(address: string): number[] {
+  const lastColon = address.lastIndexOf(":");
+  const last = address.slice(lastColon + 1);
+  let text = address;
+  if (last.includes(".")) {
+    const [a, b, c, d] = last.split(".").map(Number) as [number, number, number, number];
+    text = `${address.slice(0, lastColon + 1)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
+  }
+  const [head, tail] = text.split("::") as [string, string?];
+  const part = (piece: string | undefined) => (piece ? piece.split(":").map((group) => parseInt(group, 16)) : []);
+  const left = part(head);
+  const right = part(tail);
+  return [...left, ...Array<number>(8 - left.length - right.length).fill(0), ...right];
+}
+
+/** RFC 5952's spelling: the longest run of two or more zero groups becomes `::` (the first of equal runs). */
+function compressIPv6(groups: number[]): string {
+  let best = { start: -1, length: 1 };
+  let run = { start: 0, length: 0 };
+  groups.forEach((group, index) => {
+    run = group === 0 ? { start: run.length === 0 ? index : run.start, length: run.length + 1 } : { start: 0, length: 0 };
+    if (run.length > best.length) best = { ...run };
+  });
+  const hex = groups.map((group) => group.toString(16));
+  if (best.start < 0) return hex.join(":");
+  return `${hex.slice(0, best.start).join(":")}::${hex.slice(best.start + best.length).join(":")}`;
+}
+
+/**
+ * The two keys an address is budgeted under: the client (an IPv4 address, or the IPv6 /64 one subscriber is given)
+ * and its network (the IPv4 /24, the IPv6 /48), so rotating addresses within one allocation does not buy more.
+ */
+export function addressNetworks(address: string): { client: string; network: string } {
+  if (isIPv4(address)) return { client: address, network: `${address.slice(0, address.lastIndexOf("."))}.0/24` };
+  const groups = expandIPv6(address);
+  const prefix = (count: number) => `${compressIPv6(groups.map((group, index) => (index < count ? group : 0)))}/${count * 16}`;
+  return { client: prefix(4), network: prefix(3) };
+}
+
+function forwardedEntries(headers: Headers): string[] {
+  return (headers.get("x-forwarded-for") ?? "")
     .split(",")
     .map((entry) => entry.trim())
     .filter((entry) => entry !== "");
-  // Fewer entries than hops: at() finds nothing, and nothing is the unknown client.
-  return normalise(entries.at(-trustProxyHops));
 }
 
-/** Bucket names must stay short and plain: an IPv4-mapped IPv6 peer is the IPv4 address; anything odd is unknown. */
-function normalise(value: string | null | undefined): string {
-  if (!value) return UNKNOWN_CLIENT;
-  const address = value.toLowerCase().replace(/^::ffff:(?=\d+\.\d+\.\d+\.\d+$)/, "");
-  return /^[0-9a-f.:]{2,45}$/.test(address) ? address : UNKNOWN_CLIENT;
+function isTrusted(list: BlockList, address: string): boolean {
+  return list.check(address, isIPv4(address) ? "ipv4" : "ipv6");
+}
+
+/** The client's address (normalised), or null when it cannot be known. */
+export function clientAddress(headers: Headers, source: AddressSource): string | null {
+  if (source.hostHeader) return normaliseAddress(headers.get("x-real-ip") ?? forwardedEntries(headers).at(-1));
+  let current = normaliseAddress(stampedPeer(headers.get(PEER_HEADER), source.proof));
+  const entries = forwardedEntries(headers);
+  for (let hop = 0; hop < source.trustProxyHops && current !== null && isTrusted(source.trustedProxies, current); hop += 1) {
+    // A trusted proxy with nothing left to name: the chain ran out before a client, so nobody is known.
+    current = normaliseAddress(entries.pop());
+  }
+  return current;
+}
+
+/** Whether a request carries forwarding headers from a peer that is not a trusted proxy (logged once, as a warning). */
+export function forwardedByStranger(headers: Headers, source: AddressSource): boolean {
+  if (source.hostHeader) return false;
+  const peer = normaliseAddress(stampedPeer(headers.get(PEER_HEADER), source.proof));
+  if (peer === null) return false;
+  const entries = forwardedEntries(headers);
+  // Next fills X-Forwarded-For with the peer itself when a client sent none: that forwards nothing.
+  const forwarded = entries.length > 1 || (entries.length === 1 && normaliseAddress(entries[0]) !== peer);
+  return forwarded && !(source.trustProxyHops > 0 && isTrusted(source.trustedProxies, peer));
 }

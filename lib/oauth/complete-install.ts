@@ -8,7 +8,7 @@ import { log } from "@/lib/log";
 import { exchangeCode, type OAuthClient } from "@/lib/oauth/token-client";
 import { checkCallback } from "./callback";
 import type { FailureReason } from "./failure-reasons";
-import { admitTokenCall } from "./install-budget";
+import { admitTokenCall, recordInstaller, type BudgetedClient } from "./install-budget";
 import type { InstallAttempt } from "./pkce";
 import { failureReasonFor } from "./token-response";
 
@@ -32,10 +32,10 @@ export async function completeInstall(
     jobs: PgBoss;
     /**
      * Given (the route always gives it), the state is spent and the budgets (lib/oauth/install-budget.ts) are
-     * taken before any token call; `address` is the client's, null on a rehearsal. Tests of the exchange alone
-     * leave it out.
+     * taken before any token call, charged to `client`; an install remembers the client's network for the reserve.
+     * Tests of the exchange alone leave it out.
      */
-    admission?: { address: string | null };
+    admission?: { client: BudgetedClient; /** The budgets' clock; the database's unless given. */ now?: Date };
     now?: number;
     ring?: TokenKeyRing;
   },
@@ -51,8 +51,8 @@ export async function completeInstall(
     const admission = await admitTokenCall(db, {
       state: input.attempt.state,
       startedAt: input.attempt.startedAt,
-      address: input.admission.address,
-      now: new Date(now),
+      client: input.admission.client,
+      now: input.admission.now,
     });
     if (!admission.ok) {
       // Stryker disable next-line StringLiteral,ObjectLiteral: log text only; the reason is returned and tested
@@ -67,6 +67,10 @@ export async function completeInstall(
       await enqueueBackfills(input.jobs, tx, saved.map((install) => install.storeId));
       return saved;
     });
+    const address = input.admission?.client.address;
+    // The network earns the token budget's reserve; losing that note must not fail an install that succeeded.
+    // Stryker disable next-line ConditionalExpression: equivalent, without an address the note fails inside the promise the catch swallows
+    if (address) await recordInstaller(db, { address, now: input.admission?.now }).catch(() => undefined);
     // Stryker disable all: log line only; what was installed is returned and tested
     log.info("installed", {
       stores: installs.map((install) => install.storeId),
@@ -77,6 +81,7 @@ export async function completeInstall(
     return { ok: true, installs };
   } catch (error) {
     const reason = failureReasonFor(error);
+
     // Stryker disable next-line StringLiteral,ObjectLiteral: log text only; the reason is returned and tested
     log.warn("install failed", { reason, error });
     return { ok: false, reason };

@@ -1,31 +1,44 @@
 import { createHash } from "node:crypto";
 import type { Db } from "@/db/client";
-import { deleteOAuthBucketsBefore, OAUTH_BUCKET_PREFIX, takeSlot, windowUsage } from "@/db/queries/rate-buckets";
+import { databaseClock, deleteInstallerBucketsBefore, deleteOAuthBucketsBefore, INSTALLER_BUCKET_PREFIX, OAUTH_BUCKET_PREFIX, reserveSlots, takeSlot, windowUsage } from "@/db/queries/rate-buckets";
 import { deleteSpentStatesBefore, spendState } from "@/db/queries/spent-states";
 import { env, isLocalPlatform, type Env } from "@/lib/env";
-import { clientAddress } from "@/lib/http/client-address";
+import { PRIVATE_NETWORKS, proxyList } from "@/lib/http/cidr";
+import { addressNetworks, clientAddress, forwardedByStranger, type AddressSource } from "@/lib/http/client-address";
+import { peerProof } from "@/lib/http/peer-stamp";
+import { log } from "@/lib/log";
 import { INSTALL_ATTEMPT_TTL_SECONDS } from "./pkce";
 
 /**
  * Budgets that keep a flood from jamming the install flow. Every token call the app makes comes from its own
  * server, so the platform's token limit (60 per 300 s per client) is one budget shared by every merchant: left
  * open, anyone could spend it with bogus callbacks and every real consent would meet a 429. So:
- * - each client address may send at most CALLBACKS_PER_ADDRESS callbacks that reach the token endpoint, and start
- *   at most INSTALLS_PER_ADDRESS installs, per ten-minute window;
- * - the app counts its own token calls and never makes one the platform would refuse: the merchant is told when
- *   to come back instead;
+ * - each client (an IPv4 address, an IPv6 /64) may send at most CALLBACKS_PER_ADDRESS callbacks that reach the
+ *   token endpoint and start INSTALLS_PER_ADDRESS installs per ten-minute window, and each network (the IPv4 /24,
+ *   the IPv6 /48) CALLBACKS_PER_NETWORK and INSTALLS_PER_NETWORK: rotating addresses within one allocation buys
+ *   nothing;
+ * - the app counts its own token calls and never makes one the platform would refuse. A third of them (20 of 60)
+ *   is kept for callbacks from networks where an install succeeded in the last day (a merchant signing in again,
+ *   a colleague installing another store): bogus codes never earn it, so a flood from any number of addresses, or
+ *   from requests whose address is unknown, can spend the open two thirds only;
  * - a `state` reaches the token endpoint once: spent states are kept (hashed) for their attempt's lifetime.
- * Counts live in rate_buckets, shared by every instance of the app.
+ * Counts live in rate_buckets, shared by every instance, in windows of the database's clock.
  */
 
 const MINUTE_MS = 60_000;
 
 export type Budget = { max: number; windowMs: number };
 
-/** Callbacks from one client address that may reach the token endpoint. */
+/** Callbacks from one client (IPv4 address, IPv6 /64) that may reach the token endpoint. */
 export const CALLBACKS_PER_ADDRESS: Budget = { max: 5, windowMs: 10 * MINUTE_MS };
-/** Installs (consent screens) one client address may start. */
+/** Callbacks from one network (IPv4 /24, IPv6 /48) that may reach the token endpoint. */
+export const CALLBACKS_PER_NETWORK: Budget = { max: 10, windowMs: 10 * MINUTE_MS };
+/** Installs (consent screens) one client may start. */
 export const INSTALLS_PER_ADDRESS: Budget = { max: 20, windowMs: 10 * MINUTE_MS };
+/** Installs one network may start. */
+export const INSTALLS_PER_NETWORK: Budget = { max: 60, windowMs: 10 * MINUTE_MS };
+/** A network whose callback installed is remembered for this day-window and the next (24 to 48 hours). */
+export const INSTALLER_MEMORY: Budget = { max: 2 ** 31 - 1, windowMs: 24 * 60 * MINUTE_MS };
 /**
  * The platform's token endpoint limit (platform spec, "Limits": 60 per 300 s), counted over a sliding window there.
  * Read when used: only the browser tests, against an emulator without OAuth limits, set TOKEN_ENDPOINT_LIMIT higher.
@@ -37,25 +50,52 @@ export const TOKEN_ENDPOINT: Budget = {
   windowMs: 300_000,
 };
 
+/** The token calls anyone may take: two thirds (40 of 60). The rest is the clean-record reserve. */
+export function openShare(max: number): number {
+  return Math.floor((max * 2) / 3);
+}
+
 /** The app's token calls are counted per minute; a sliding 300 s window touches at most this many minutes. */
 const TOKEN_MINUTES = TOKEN_ENDPOINT.windowMs / MINUTE_MS + 1;
 const TOKEN_BUCKET = `${OAUTH_BUCKET_PREFIX}token`;
 
 /**
- * The client address whose budgets a request spends, or null for a rehearsal on this machine (the app and the
- * platform on loopback: `npm run dev`, the browser tests): there is one client there, the developer or the test
- * runner, and it must be able to consent as often as it likes. The app's token budget still applies.
+ * Whom a request's budgets are charged to: a rehearsal on this machine (the app and the platform on loopback:
+ * `npm run dev`, the browser tests, one client that must be able to consent as often as it likes: no per-address
+ * budget, the whole token budget), a known address, or an unknown one (no per-address budget, the open share).
  */
-export function budgetedClient(headers: Headers, config: { trustProxyHops: number; rehearsal: boolean }): string | null {
-  return config.rehearsal ? null : clientAddress(headers, config.trustProxyHops);
+export type BudgetedClient = { rehearsal: true; address: null } | { rehearsal: false; address: string | null };
+
+export type BudgetConfig = { rehearsal: boolean; source: AddressSource };
+
+const warned = { stranger: false };
+
+/** The client a request's budgets are charged to. */
+export function budgetedClient(headers: Headers, config: BudgetConfig): BudgetedClient {
+  if (config.rehearsal) return { rehearsal: true, address: null };
+  if (!warned.stranger && forwardedByStranger(headers, config.source)) {
+    warned.stranger = true;
+    // Stryker disable next-line StringLiteral,ObjectLiteral: log text only; the address it falls back to is tested
+    log.warn("client address: X-Forwarded-For arrived from a peer that is not a trusted proxy and was ignored (TRUSTED_PROXIES, TRUST_PROXY_HOPS; docs/deploy.md)");
+  }
+  return { rehearsal: false, address: clientAddress(headers, config.source) };
 }
 
 /** budgetedClient's configuration from the validated environment. */
 export function budgetConfig(
-  settings: Pick<Env, "TRUST_PROXY_HOPS" | "APP_URL" | "SVC_AUTH_URL" | "SVC_API_URL">,
-): { trustProxyHops: number; rehearsal: boolean } {
+  settings: Pick<Env, "TRUST_PROXY_HOPS" | "TRUSTED_PROXIES" | "VERCEL" | "APP_URL" | "SVC_AUTH_URL" | "SVC_API_URL">,
+  proof: string | null = peerProof(),
+): BudgetConfig {
   const { APP_URL, SVC_AUTH_URL, SVC_API_URL } = settings;
-  return { trustProxyHops: settings.TRUST_PROXY_HOPS, rehearsal: isLocalPlatform({ APP_URL, SVC_AUTH_URL, SVC_API_URL }) };
+  return {
+    rehearsal: isLocalPlatform({ APP_URL, SVC_AUTH_URL, SVC_API_URL }),
+    source: {
+      trustProxyHops: settings.TRUST_PROXY_HOPS,
+      trustedProxies: proxyList(settings.TRUSTED_PROXIES ?? PRIVATE_NETWORKS),
+      hostHeader: settings.VERCEL === "1",
+      proof,
+    },
+  };
 }
 
 export type BudgetVerdict = { ok: true } | { ok: false; retryAfterMs: number };
@@ -69,22 +109,49 @@ function windowStartOf(now: Date, windowMs: number): Date {
   return new Date(Math.floor(now.getTime() / windowMs) * windowMs);
 }
 
-/** Takes one slot of a client address's budget for `kind`, or says how long until its window ends. */
+/**
+ * Takes one slot of a client's budget for `kind` and one of its network's, both or neither, or says how long
+ * until the full one's window ends.
+ */
 export async function takeAddressBudget(
   db: Db,
   input: { kind: "callback" | "install"; address: string; now: Date },
 ): Promise<BudgetVerdict> {
-  const budget = input.kind === "callback" ? CALLBACKS_PER_ADDRESS : INSTALLS_PER_ADDRESS;
-  const windowStart = windowStartOf(input.now, budget.windowMs);
-  const used = await takeSlot(db, {
-    bucket: `${OAUTH_BUCKET_PREFIX}${input.kind}:${input.address}`,
-    windowStart,
-    limit: budget.max,
-  });
-  if (used === null) return { ok: false, retryAfterMs: windowStart.getTime() + budget.windowMs - input.now.getTime() };
+  const [perClient, perNetwork] = input.kind === "callback" ? [CALLBACKS_PER_ADDRESS, CALLBACKS_PER_NETWORK] : [INSTALLS_PER_ADDRESS, INSTALLS_PER_NETWORK];
+  const windowStart = windowStartOf(input.now, perClient.windowMs);
+  const { client, network } = addressNetworks(input.address);
+  const taken = await reserveSlots(db, [
+    { bucket: `${OAUTH_BUCKET_PREFIX}${input.kind}:${client}`, windowStart, limit: perClient.max },
+    { bucket: `${OAUTH_BUCKET_PREFIX}${input.kind}:${network}`, windowStart, limit: perNetwork.max },
+  ]);
+  if (!taken.ok) return { ok: false, retryAfterMs: windowStart.getTime() + perClient.windowMs - input.now.getTime() };
   // The first use of a window clears the windows nobody can count any more.
-  if (used === 1) await deleteOAuthBucketsBefore(db, new Date(input.now.getTime() - 2 * budget.windowMs));
+  if (taken.opened.length > 0) await deleteOAuthBucketsBefore(db, new Date(input.now.getTime() - 2 * perClient.windowMs));
   return { ok: true };
+}
+
+const installerBucket = (address: string) => `${INSTALLER_BUCKET_PREFIX}${addressNetworks(address).network}`;
+
+/** Remembers that a callback from this address's network installed: the network may reach the reserve for a day. */
+export async function recordInstaller(db: Db, input: { address: string; now?: Date }): Promise<void> {
+  const now = input.now ?? (await databaseClock(db));
+  const windowStart = windowStartOf(now, INSTALLER_MEMORY.windowMs);
+  const used = await takeSlot(db, { bucket: installerBucket(input.address), windowStart, limit: INSTALLER_MEMORY.max });
+  if (used === 1) await deleteInstallerBucketsBefore(db, new Date(windowStart.getTime() - INSTALLER_MEMORY.windowMs));
+}
+
+/** A callback from the address's network installed in this day-window or the one before. */
+export async function recentInstaller(db: Db, input: { address: string; now: Date }): Promise<boolean> {
+  const thisWindow = windowStartOf(input.now, INSTALLER_MEMORY.windowMs).getTime();
+  const usage = await windowUsage(db, installerBucket(input.address), new Date(thisWindow - INSTALLER_MEMORY.windowMs), new Date(thisWindow + INSTALLER_MEMORY.windowMs));
+  return usage.size > 0;
+}
+
+/** The share of the token budget a client may reach: all of it on a rehearsal or from a recent installer's network. */
+async function tokenCeiling(db: Db, client: BudgetedClient, now: Date): Promise<number> {
+  if (client.rehearsal) return TOKEN_ENDPOINT.max;
+  if (client.address !== null && (await recentInstaller(db, { address: client.address, now }))) return TOKEN_ENDPOINT.max;
+  return openShare(TOKEN_ENDPOINT.max);
 }
 
 /**
@@ -100,13 +167,13 @@ async function tokenMinutes(db: Db, now: Date): Promise<{ thisMinute: Date; used
 }
 
 /**
- * How long until the app may make a token call: the minutes counted fall out of the sliding window one by one
- * until fewer than the platform's limit remain.
+ * How long until fewer than `ceiling` calls are counted: the minutes counted fall out of the sliding window one
+ * by one.
  */
-function waitForToken(thisMinute: Date, used: number[], now: Date): number {
+function waitForToken(thisMinute: Date, used: number[], now: Date, ceiling: number): number {
   let total = used.reduce((sum, n) => sum + n, 0);
   let shift = 0;
-  while (total >= TOKEN_ENDPOINT.max && shift < used.length) {
+  while (total >= ceiling && shift < used.length) {
     total -= used[shift] ?? 0;
     shift += 1;
   }
@@ -114,27 +181,28 @@ function waitForToken(thisMinute: Date, used: number[], now: Date): number {
 }
 
 /**
- * Whether a token call now would stay within the platform's limit, without taking it: /install asks before sending
- * the merchant to a consent screen whose answer could not be exchanged.
+ * Whether a token call now would stay under `ceiling` (the platform's limit unless told), without taking it:
+ * /install asks before sending the merchant to a consent screen whose answer could not be exchanged.
  */
-export async function tokenBudgetOpen(db: Db, now: Date): Promise<BudgetVerdict> {
+export async function tokenBudgetOpen(db: Db, now: Date, ceiling: number = TOKEN_ENDPOINT.max): Promise<BudgetVerdict> {
   const { thisMinute, used } = await tokenMinutes(db, now);
-  if (used.reduce((sum, n) => sum + n, 0) < TOKEN_ENDPOINT.max) return { ok: true };
-  return { ok: false, retryAfterMs: waitForToken(thisMinute, used, now) };
+  if (used.reduce((sum, n) => sum + n, 0) < ceiling) return { ok: true };
+  return { ok: false, retryAfterMs: waitForToken(thisMinute, used, now, ceiling) };
 }
 
 /**
- * Takes one of the app's token calls. Any 300 s lies within the last TOKEN_MINUTES clock minutes, so while every
- * call finds fewer than the limit in those minutes, no 300 s ever holds more than the limit. The earlier minutes
- * no longer change, and this minute's slot is taken atomically, so instances cannot overshoot together.
+ * Takes one of the app's token calls while fewer than `ceiling` (the platform's limit unless told) are counted.
+ * Any 300 s lies within the last TOKEN_MINUTES clock minutes, so while every call finds fewer than the limit in
+ * those minutes, no 300 s ever holds more than the limit. The earlier minutes no longer change, and this minute's
+ * slot is taken atomically, so instances cannot overshoot together.
  */
-export async function takeTokenBudget(db: Db, now: Date): Promise<BudgetVerdict> {
+export async function takeTokenBudget(db: Db, now: Date, ceiling: number = TOKEN_ENDPOINT.max): Promise<BudgetVerdict> {
   const { thisMinute, used } = await tokenMinutes(db, now);
   const earlier = used.slice(0, -1).reduce((sum, n) => sum + n, 0);
   // A first slot of a minute is inserted whatever the limit: a spent budget must not even try.
-  const taken = earlier >= TOKEN_ENDPOINT.max ? null : await takeSlot(db, { bucket: TOKEN_BUCKET, windowStart: thisMinute, limit: TOKEN_ENDPOINT.max - earlier });
+  const taken = earlier >= ceiling ? null : await takeSlot(db, { bucket: TOKEN_BUCKET, windowStart: thisMinute, limit: ceiling - earlier });
   if (taken !== null) return { ok: true };
-  return { ok: false, retryAfterMs: waitForToken(thisMinute, used, now) };
+  return { ok: false, retryAfterMs: waitForToken(thisMinute, used, now, ceiling) };
 }
 
 /** The stored form of a state: its SHA-256, so the table holds nothing a callback could be forged from. */
@@ -160,37 +228,41 @@ export type Admission =
 
 /**
  * Whether a callback that passed every check may now spend a token call: its state was never presented before
- * (a replay is refused as expired), its client address has callbacks left (null: a rehearsal, no per-address
- * budget), and so does the app's token budget.
+ * (a replay is refused as expired), its client and network have callbacks left (none are counted for a rehearsal
+ * or an unknown address), and the share of the app's token budget it may reach is open. `now` is the
+ * database's clock unless given.
  */
 export async function admitTokenCall(
   db: Db,
-  input: { state: string; startedAt: number; address: string | null; now: Date },
+  input: { state: string; startedAt: number; client: BudgetedClient; now?: Date },
 ): Promise<Admission> {
-  if (!(await spendInstallState(db, input))) return { ok: false, reason: "expired" };
-  if (input.address !== null) {
-    const address = await takeAddressBudget(db, { kind: "callback", address: input.address, now: input.now });
+  const now = input.now ?? (await databaseClock(db));
+  if (!(await spendInstallState(db, { ...input, now }))) return { ok: false, reason: "expired" };
+  if (input.client.address !== null) {
+    const address = await takeAddressBudget(db, { kind: "callback", address: input.client.address, now });
     if (!address.ok) return { ok: false, reason: "too_many_attempts", retryAfterMs: address.retryAfterMs };
   }
-  const app = await takeTokenBudget(db, input.now);
+  const app = await takeTokenBudget(db, now, await tokenCeiling(db, input.client, now));
   if (!app.ok) return { ok: false, reason: "platform_busy", retryAfterMs: app.retryAfterMs };
   return { ok: true };
 }
 
 /**
- * Why /install should not send this client to a consent screen now, or null: its address started too many
- * installs, or the app's token budget is spent so the consent could not be exchanged (the waiting page says when
- * to come back, and no call is spent finding out).
+ * Why /install should not send this client to a consent screen now, or null: its address or network started too
+ * many installs, or the share of the token budget it may reach is spent so the consent could not be exchanged (the
+ * waiting page says when to come back, and no call is spent finding out). `now` is the database's clock unless
+ * given.
  */
 export async function installHold(
   db: Db,
-  input: { address: string | null; now: Date },
+  input: { client: BudgetedClient; now?: Date },
 ): Promise<{ reason: "too_many_attempts" | "platform_busy"; minutes: number } | null> {
-  if (input.address !== null) {
-    const address = await takeAddressBudget(db, { kind: "install", address: input.address, now: input.now });
+  const now = input.now ?? (await databaseClock(db));
+  if (input.client.address !== null) {
+    const address = await takeAddressBudget(db, { kind: "install", address: input.client.address, now });
     if (!address.ok) return { reason: "too_many_attempts", minutes: minutesToWait(address.retryAfterMs) };
   }
-  const app = await tokenBudgetOpen(db, input.now);
+  const app = await tokenBudgetOpen(db, now, await tokenCeiling(db, input.client, now));
   if (!app.ok) return { reason: "platform_busy", minutes: minutesToWait(app.retryAfterMs) };
   return null;
 }

@@ -1,15 +1,22 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import type { DatabaseHandle } from "@/db/client";
+import { databaseClock } from "@/db/queries/rate-buckets";
 import { rateBuckets, spentInstallStates } from "@/db/schema";
 import { resetEnvCache } from "@/lib/env";
-import { PEER_HEADER } from "@/lib/http/client-address";
+import { PEER_HEADER } from "@/lib/http/peer-stamp";
 import {
   admitTokenCall,
   budgetConfig,
   budgetedClient,
   CALLBACKS_PER_ADDRESS,
+  CALLBACKS_PER_NETWORK,
   installHold,
+  INSTALLER_MEMORY,
   INSTALLS_PER_ADDRESS,
+  INSTALLS_PER_NETWORK,
+  openShare,
+  recentInstaller,
+  recordInstaller,
   minutesToWait,
   spendInstallState,
   stateHash,
@@ -34,6 +41,9 @@ const MINUTE = 60_000;
 /** A time on the test's day, "hh:mm:ss.mmm" UTC. */
 const at = (time: string) => new Date(`2026-05-01T${time}Z`);
 const T0 = at("08:00:30.000");
+/** An IPv4 address's /24, as its network bucket names it. */
+const net = (address: string) => address.replace(/\.\d+$/, ".0/24");
+const REHEARSAL = { rehearsal: true, address: null } as const;
 
 let handle: DatabaseHandle;
 
@@ -93,29 +103,58 @@ describe("the client whose budgets a request spends", () => {
     APP_URL: "http://localhost:3000",
     SVC_AUTH_URL: "http://127.0.0.1:4000",
     SVC_API_URL: "http://[::1]:4000",
+    TRUSTED_PROXIES: undefined,
+    VERCEL: undefined,
   };
+  const public_ = { ...local, APP_URL: "https://app.example.com" };
+
+  const proof = "proof";
+  const stamped = (peer: string, forwarded: string) => new Headers({ [PEER_HEADER]: `${proof} ${peer}`, "x-forwarded-for": forwarded });
 
   it("is nobody on a rehearsal: the app and both platform URLs on loopback", () => {
-    expect(budgetConfig(local)).toEqual({ trustProxyHops: 0, rehearsal: true });
-    expect(budgetConfig({ ...local, TRUST_PROXY_HOPS: 2 })).toEqual({ trustProxyHops: 2, rehearsal: true });
+    expect(budgetConfig(local, proof).rehearsal).toBe(true);
+    expect(budgetedClient(stamped(ATTACKER, MERCHANT), budgetConfig({ ...local, TRUST_PROXY_HOPS: 2 }, proof))).toEqual({ rehearsal: true, address: null });
   });
 
   it("is budgeted as soon as any of the three is not loopback (a public APP_URL behind a tunnel included)", () => {
-    expect(budgetConfig({ ...local, APP_URL: "https://app.example.com" })).toEqual({ trustProxyHops: 0, rehearsal: false });
-    expect(budgetConfig({ ...local, SVC_AUTH_URL: "https://auth.platform.example" })).toEqual({ trustProxyHops: 0, rehearsal: false });
-    expect(budgetConfig({ ...local, SVC_API_URL: "https://api.platform.example", TRUST_PROXY_HOPS: 1 })).toEqual({
-      trustProxyHops: 1,
-      rehearsal: false,
-    });
+    expect(budgetConfig({ ...local, APP_URL: "https://app.example.com" }, proof).rehearsal).toBe(false);
+    expect(budgetConfig({ ...local, SVC_AUTH_URL: "https://auth.platform.example" }, proof).rehearsal).toBe(false);
+    expect(budgetConfig({ ...local, SVC_API_URL: "https://api.platform.example" }, proof).rehearsal).toBe(false);
   });
 
-  it("is the address TRUST_PROXY_HOPS picks, or null on a rehearsal", () => {
-    const headers = new Headers({ [PEER_HEADER]: ATTACKER, "x-forwarded-for": `${OTHER}, ${MERCHANT}` });
-    expect(budgetedClient(headers, { trustProxyHops: 0, rehearsal: false })).toBe(ATTACKER);
-    expect(budgetedClient(headers, { trustProxyHops: 1, rehearsal: false })).toBe(MERCHANT);
-    expect(budgetedClient(headers, { trustProxyHops: 2, rehearsal: false })).toBe(OTHER);
-    expect(budgetedClient(headers, { trustProxyHops: 0, rehearsal: true })).toBeNull();
-    expect(budgetedClient(headers, { trustProxyHops: 1, rehearsal: true })).toBeNull();
+  it("takes the settings' hops, proxies, host and the process's proof", () => {
+    const config = budgetConfig({ ...public_, TRUST_PROXY_HOPS: 2, TRUSTED_PROXIES: ["10.0.0.0/8"] }, proof);
+    expect(config.source).toMatchObject({ trustProxyHops: 2, hostHeader: false, proof });
+    expect(config.source.trustedProxies.check("10.1.1.1", "ipv4")).toBe(true);
+    expect(config.source.trustedProxies.check("192.168.1.1", "ipv4")).toBe(false);
+    // Unset: loopback and the private ranges.
+    expect(budgetConfig(public_, proof).source.trustedProxies.check("192.168.1.1", "ipv4")).toBe(true);
+    expect(budgetConfig({ ...public_, VERCEL: "1" }, proof).source.hostHeader).toBe(true);
+    expect(budgetConfig({ ...public_, VERCEL: "0" }, proof).source.hostHeader).toBe(false);
+    // Outside a server nothing stamps requests.
+    expect(budgetConfig(public_).source.proof).toBeNull();
+  });
+
+  it("is the address the source names: the peer, past trusted proxies, or nobody", () => {
+    const behindProxy = budgetConfig({ ...public_, TRUST_PROXY_HOPS: 1 }, proof);
+    expect(budgetedClient(stamped("10.0.0.2", `${OTHER}, ${MERCHANT}`), behindProxy)).toEqual({ rehearsal: false, address: MERCHANT });
+    expect(budgetedClient(stamped(ATTACKER, MERCHANT), behindProxy)).toEqual({ rehearsal: false, address: ATTACKER });
+    expect(budgetedClient(stamped(ATTACKER, MERCHANT), budgetConfig(public_, proof))).toEqual({ rehearsal: false, address: ATTACKER });
+    expect(budgetedClient(new Headers({ "x-forwarded-for": MERCHANT }), budgetConfig(public_, proof))).toEqual({ rehearsal: false, address: null });
+  });
+
+  it("warns the operator once when forwarding headers come from a peer that is no trusted proxy", async () => {
+    // A fresh copy of the modules: the warning is given once per process, and other tests may have met it.
+    vi.resetModules();
+    const fresh = await import("@/lib/oauth/install-budget");
+    const { captureLogs: capture } = await import("@/tests/helpers/log-capture");
+    const config = fresh.budgetConfig({ ...public_, TRUST_PROXY_HOPS: 1 }, proof);
+    const { lines } = await capture("warn", async () => {
+      expect(fresh.budgetedClient(stamped("10.0.0.2", MERCHANT), config).address).toBe(MERCHANT);
+      expect(fresh.budgetedClient(stamped(ATTACKER, MERCHANT), config).address).toBe(ATTACKER);
+      expect(fresh.budgetedClient(stamped(ATTACKER, OTHER), config).address).toBe(ATTACKER);
+    });
+    expect(lines.filter((line) => line.includes("X-Forwarded-For arrived from a peer that is not a trusted proxy"))).toHaveLength(1);
   });
 });
 
@@ -153,22 +192,29 @@ describe(`per-address budgets (${databaseKind()})`, () => {
     await takeAddress("callback", ATTACKER, 1, at("07:45:00.000"));
     await takeAddress("install", MERCHANT, 1, at("07:50:00.000"));
     await takeTokens(1, at("07:59:10.000"));
-    // Nothing began before 07:25 or 07:30 yet.
+    // Nothing began before 07:25 or 07:30 yet. Each address counts under its own name and its /24's.
     expect(await storedWindows()).toEqual([
+      `oauth:callback:${net(ATTACKER)} 07:40 1`,
       `oauth:callback:${ATTACKER} 07:40 1`,
+      `oauth:install:${net(MERCHANT)} 07:50 1`,
       `oauth:install:${MERCHANT} 07:50 1`,
       "oauth:token 07:30 1",
       "oauth:token 07:59 1",
     ]);
     // 08:10 opens a window: what began before 07:50 goes, the window that began at 07:50 stays.
     await takeAddress("callback", OTHER, 1, at("08:10:00.000"));
-    const kept = [`oauth:callback:${OTHER} 08:10 1`, `oauth:install:${MERCHANT} 07:50 1`, "oauth:token 07:59 1"];
-    expect(await storedWindows()).toEqual(kept);
+    const merchant = [`oauth:install:${net(MERCHANT)} 07:50 1`, `oauth:install:${MERCHANT} 07:50 1`, "oauth:token 07:59 1"];
+    expect(await storedWindows()).toEqual([`oauth:callback:${net(OTHER)} 08:10 1`, `oauth:callback:${OTHER} 08:10 1`, ...merchant]);
     // A later use of the same window forgets nothing, though 07:50 is now more than 20 minutes old.
     await takeAddress("callback", OTHER, 1, at("08:19:59.999"));
-    expect(await storedWindows()).toEqual([`oauth:callback:${OTHER} 08:10 2`, ...kept.slice(1)]);
+    expect(await storedWindows()).toEqual([`oauth:callback:${net(OTHER)} 08:10 2`, `oauth:callback:${OTHER} 08:10 2`, ...merchant]);
     await takeAddress("callback", OTHER, 1, at("08:20:00.000"));
-    expect(await storedWindows()).toEqual([`oauth:callback:${OTHER} 08:10 2`, `oauth:callback:${OTHER} 08:20 1`]);
+    expect(await storedWindows()).toEqual([
+      `oauth:callback:${net(OTHER)} 08:10 2`,
+      `oauth:callback:${net(OTHER)} 08:20 1`,
+      `oauth:callback:${OTHER} 08:10 2`,
+      `oauth:callback:${OTHER} 08:20 1`,
+    ]);
   });
 
   it("forgetting old windows never forgets token calls still inside the sliding 300 s", async () => {
@@ -265,7 +311,8 @@ describe(`spent states (${databaseKind()})`, () => {
 });
 
 describe(`admitting a callback to the token endpoint (${databaseKind()})`, () => {
-  const admit = (state: string, address: string | null, now = T0) => admitTokenCall(handle.db, { state, startedAt: T0.getTime(), address, now });
+  const admit = (state: string, address: string | null, now = T0) =>
+    admitTokenCall(handle.db, { state, startedAt: T0.getTime(), client: address === null ? REHEARSAL : { rehearsal: false, address }, now });
 
   it("refuses a replay as expired, without spending the replaying address's callbacks", async () => {
     expect(await admit("s-1", ATTACKER)).toEqual({ ok: true });
@@ -281,8 +328,8 @@ describe(`admitting a callback to the token endpoint (${databaseKind()})`, () =>
       expect(await admit(`a-${i}`, ATTACKER, at("08:09:00.000"))).toEqual({ ok: false, reason: "too_many_attempts", retryAfterMs: MINUTE });
     }
     expect(await admit("a-6", ATTACKER, at("08:10:00.000"))).toEqual({ ok: false, reason: "expired" });
-    // 5 token calls spent: 55 remain for everyone else.
-    await takeTokens(54, T0);
+    // 5 token calls spent: 35 of the open share remain for everyone else.
+    await takeTokens(34, T0);
     expect(await admit("m-1", MERCHANT)).toEqual({ ok: true });
     expect(await admit("m-2", MERCHANT)).toEqual({ ok: false, reason: "platform_busy", retryAfterMs: 5.5 * MINUTE });
   });
@@ -297,22 +344,137 @@ describe(`admitting a callback to the token endpoint (${databaseKind()})`, () =>
 
 describe(`holding /install back (${databaseKind()})`, () => {
   it("holds an address past 20 installs, in whole minutes", async () => {
-    for (let i = 0; i < 20; i += 1) expect(await installHold(handle.db, { address: ATTACKER, now: T0 })).toBeNull();
-    expect(await installHold(handle.db, { address: ATTACKER, now: T0 })).toEqual({ reason: "too_many_attempts", minutes: 10 });
-    expect(await installHold(handle.db, { address: ATTACKER, now: at("08:08:59.999") })).toEqual({ reason: "too_many_attempts", minutes: 2 });
-    expect(await installHold(handle.db, { address: ATTACKER, now: at("08:09:00.000") })).toEqual({ reason: "too_many_attempts", minutes: 1 });
-    expect(await installHold(handle.db, { address: MERCHANT, now: T0 })).toBeNull();
-    expect(await installHold(handle.db, { address: ATTACKER, now: at("08:10:00.000") })).toBeNull();
+    for (let i = 0; i < 20; i += 1) expect(await installHold(handle.db, { client: { rehearsal: false, address: ATTACKER }, now: T0 })).toBeNull();
+    expect(await installHold(handle.db, { client: { rehearsal: false, address: ATTACKER }, now: T0 })).toEqual({ reason: "too_many_attempts", minutes: 10 });
+    expect(await installHold(handle.db, { client: { rehearsal: false, address: ATTACKER }, now: at("08:08:59.999") })).toEqual({ reason: "too_many_attempts", minutes: 2 });
+    expect(await installHold(handle.db, { client: { rehearsal: false, address: ATTACKER }, now: at("08:09:00.000") })).toEqual({ reason: "too_many_attempts", minutes: 1 });
+    expect(await installHold(handle.db, { client: { rehearsal: false, address: MERCHANT }, now: T0 })).toBeNull();
+    expect(await installHold(handle.db, { client: { rehearsal: false, address: ATTACKER }, now: at("08:10:00.000") })).toBeNull();
   });
 
   it("asks the token budget without spending it, and holds everyone while it is spent", async () => {
-    for (let i = 0; i < 25; i += 1) expect(await installHold(handle.db, { address: null, now: T0 })).toBeNull();
+    for (let i = 0; i < 25; i += 1) expect(await installHold(handle.db, { client: REHEARSAL, now: T0 })).toBeNull();
     await takeTokens(60, T0);
-    expect(await installHold(handle.db, { address: MERCHANT, now: T0 })).toEqual({ reason: "platform_busy", minutes: 6 });
-    expect(await installHold(handle.db, { address: null, now: at("08:04:59.999") })).toEqual({ reason: "platform_busy", minutes: 2 });
-    expect(await installHold(handle.db, { address: null, now: at("08:05:00.000") })).toEqual({ reason: "platform_busy", minutes: 1 });
-    expect(await installHold(handle.db, { address: MERCHANT, now: at("08:06:00.000") })).toBeNull();
+    expect(await installHold(handle.db, { client: { rehearsal: false, address: MERCHANT }, now: T0 })).toEqual({ reason: "platform_busy", minutes: 6 });
+    expect(await installHold(handle.db, { client: REHEARSAL, now: at("08:04:59.999") })).toEqual({ reason: "platform_busy", minutes: 2 });
+    expect(await installHold(handle.db, { client: REHEARSAL, now: at("08:05:00.000") })).toEqual({ reason: "platform_busy", minutes: 1 });
+    expect(await installHold(handle.db, { client: { rehearsal: false, address: MERCHANT }, now: at("08:06:00.000") })).toBeNull();
     // A rehearsal counts no installs per address: only the token calls and MERCHANT's installs were stored.
-    expect(await storedWindows()).toEqual([`oauth:install:${MERCHANT} 08:00 2`, "oauth:token 08:00 60"]);
+    expect(await storedWindows()).toEqual([`oauth:install:${net(MERCHANT)} 08:00 2`, `oauth:install:${MERCHANT} 08:00 2`, "oauth:token 08:00 60"]);
+  });
+});
+
+describe(`budgets by network (${databaseKind()})`, () => {
+  const admit = (state: string, address: string, now = T0) =>
+    admitTokenCall(handle.db, { state, startedAt: T0.getTime(), client: { rehearsal: false, address }, now });
+
+  it("200 addresses from one IPv6 /64 share one client's 5 callbacks", async () => {
+    const verdicts = [];
+    for (let i = 1; i <= 200; i += 1) verdicts.push(await admit(`v6-${i}`, `2001:db8:1:2::${i.toString(16)}`));
+    expect(verdicts.filter((verdict) => verdict.ok)).toHaveLength(CALLBACKS_PER_ADDRESS.max);
+    expect(verdicts.slice(0, 5).every((verdict) => verdict.ok)).toBe(true);
+    expect(verdicts[5]).toEqual({ ok: false, reason: "too_many_attempts", retryAfterMs: 9.5 * MINUTE });
+    expect(await storedWindows()).toEqual(["oauth:callback:2001:db8:1:2::/64 08:00 5", "oauth:callback:2001:db8:1::/48 08:00 5", "oauth:token 08:00 5"]);
+  });
+
+  it("one IPv6 /48 gets 10 callbacks whichever of its /64s they come from; another /48 its own", async () => {
+    for (let i = 1; i <= CALLBACKS_PER_NETWORK.max; i += 1) expect(await admit(`a-${i}`, `2001:db8:1:${i.toString(16)}::1`)).toEqual({ ok: true });
+    expect(await admit("a-11", "2001:db8:1:ff::1")).toEqual({ ok: false, reason: "too_many_attempts", retryAfterMs: 9.5 * MINUTE });
+    expect(await admit("b-1", "2001:db8:2:ff::1")).toEqual({ ok: true });
+    // The refused one took nothing: its /64 still has all of its callbacks once the /48's window turns.
+    for (let i = 1; i <= 5; i += 1) expect(await admit(`c-${i}`, "2001:db8:1:ff::1", at("08:10:00.000")), `c-${i}`).toEqual({ ok: true });
+  });
+
+  it("one IPv4 /24 gets 10 callbacks and 60 installs whichever of its addresses they come from", async () => {
+    for (let i = 1; i <= 10; i += 1) expect(await admit(`d-${i}`, `203.0.113.${i}`)).toEqual({ ok: true });
+    expect(await admit("d-11", "203.0.113.200")).toMatchObject({ ok: false, reason: "too_many_attempts" });
+    expect(await admit("e-1", "203.0.114.1")).toEqual({ ok: true });
+    expect(INSTALLS_PER_NETWORK).toEqual({ max: 60, windowMs: 10 * MINUTE });
+    for (let i = 1; i <= 60; i += 1) {
+      expect(await takeAddressBudget(handle.db, { kind: "install", address: `198.51.100.${i}`, now: T0 })).toEqual({ ok: true });
+    }
+    expect(await takeAddressBudget(handle.db, { kind: "install", address: "198.51.100.61", now: at("08:04:00.000") })).toEqual({
+      ok: false,
+      retryAfterMs: 6 * MINUTE,
+    });
+  });
+
+  it("an address written with a port or in another spelling is the same client", async () => {
+    for (let i = 1; i <= 5; i += 1) expect(await admit(`p-${i}`, "2001:db8:5:6::1")).toEqual({ ok: true });
+    expect(await admit("p-6", "2001:0db8:0005:0006:ffff::9")).toMatchObject({ ok: false, reason: "too_many_attempts" });
+  });
+});
+
+describe(`the token budget's reserve (${databaseKind()})`, () => {
+  const client = (address: string | null) => ({ rehearsal: false as const, address });
+  const admit = (state: string, address: string | null, now = T0) => admitTokenCall(handle.db, { state, startedAt: T0.getTime(), client: client(address), now });
+
+  it("keeps a third of the calls for networks where an install succeeded in the last day", async () => {
+    expect(openShare(60)).toBe(40);
+    expect(openShare(3)).toBe(2);
+    await takeTokens(39, T0);
+    expect(await admit("s-1", ATTACKER)).toEqual({ ok: true });
+    // 40 counted: a stranger, and a request whose address is unknown, wait for the open share.
+    expect(await admit("s-2", OTHER)).toEqual({ ok: false, reason: "platform_busy", retryAfterMs: 5.5 * MINUTE });
+    expect(await admit("s-3", null)).toEqual({ ok: false, reason: "platform_busy", retryAfterMs: 5.5 * MINUTE });
+    expect(await installHold(handle.db, { client: client(OTHER), now: T0 })).toEqual({ reason: "platform_busy", minutes: 6 });
+    expect(await installHold(handle.db, { client: client(null), now: T0 })).toEqual({ reason: "platform_busy", minutes: 6 });
+    // A merchant of a network that installed yesterday reaches the reserve, to the platform's limit.
+    for (const network of [100, 101, 102, 103]) await recordInstaller(handle.db, { address: `198.51.${network}.77`, now: at("00:00:00.000") });
+    expect(await installHold(handle.db, { client: client(MERCHANT), now: T0 })).toBeNull();
+    for (let i = 0; i < 20; i += 1) {
+      const address = i < 5 ? MERCHANT : `198.51.${100 + Math.floor(i / 5)}.${10 + i}`;
+      expect(await admit(`m-${i}`, address), `m-${i}`).toEqual({ ok: true });
+    }
+    expect(await admit("m-last", "198.51.100.200")).toEqual({ ok: false, reason: "platform_busy", retryAfterMs: 5.5 * MINUTE });
+    expect(await installHold(handle.db, { client: client(MERCHANT), now: T0 })).toEqual({ reason: "platform_busy", minutes: 6 });
+  });
+
+  it("remembers an installing network for the rest of its day-window and the next one", async () => {
+    const day = "2026-05-01T";
+    await recordInstaller(handle.db, { address: "2001:db8:7:1::5", now: new Date(`${day}23:59:59.999Z`) });
+    const recent = (address: string, iso: string) => recentInstaller(handle.db, { address, now: new Date(iso) });
+    expect(await recent("2001:db8:7:ffff::1", `${day}00:00:00.000Z`)).toBe(true);
+    expect(await recent("2001:db8:7:ffff::1", "2026-05-02T23:59:59.999Z")).toBe(true);
+    expect(await recent("2001:db8:7:ffff::1", "2026-05-03T00:00:00.000Z")).toBe(false);
+    expect(await recent("2001:db8:7:ffff::1", "2026-04-30T23:59:59.999Z")).toBe(false);
+    expect(await recent("2001:db8:8::1", `${day}12:00:00.000Z`)).toBe(false);
+    expect(INSTALLER_MEMORY.windowMs).toBe(24 * 60 * MINUTE);
+  });
+
+  it("keeps the installers' memory through the short windows' clean-up, and forgets it after two days", async () => {
+    await recordInstaller(handle.db, { address: MERCHANT, now: at("07:00:00.000") });
+    await recordInstaller(handle.db, { address: MERCHANT, now: at("07:30:00.000") });
+    await takeAddress("callback", ATTACKER, 1, at("08:00:00.000"));
+    expect(await storedWindows()).toContain(`oauth:installed:${net(MERCHANT)} 00:00 2`);
+    await recordInstaller(handle.db, { address: OTHER, now: new Date("2026-05-02T08:00:00.000Z") });
+    expect(await storedWindows()).toContain(`oauth:installed:${net(MERCHANT)} 00:00 2`);
+    await recordInstaller(handle.db, { address: OTHER, now: new Date("2026-05-03T00:00:00.000Z") });
+    expect((await storedWindows()).filter((row) => row.startsWith("oauth:installed:"))).toEqual([
+      `oauth:installed:${net(OTHER)} 00:00 1`,
+      `oauth:installed:${net(OTHER)} 00:00 1`,
+    ]);
+  });
+
+  it("a rehearsal reaches the whole budget", async () => {
+    await takeTokens(59, T0);
+    expect(await admitTokenCall(handle.db, { state: "r", startedAt: T0.getTime(), client: REHEARSAL, now: T0 })).toEqual({ ok: true });
+    expect(await installHold(handle.db, { client: REHEARSAL, now: T0 })).toEqual({ reason: "platform_busy", minutes: 6 });
+  });
+});
+
+describe(`the budgets' clock (${databaseKind()})`, () => {
+  it("is the database's when none is given, whatever this instance's clock says", async () => {
+    const before = await databaseClock(handle.db);
+    expect(Math.abs(before.getTime() - Date.now())).toBeLessThan(60_000);
+    expect(await admitTokenCall(handle.db, { state: "db-clock", startedAt: before.getTime(), client: { rehearsal: false, address: ATTACKER } })).toEqual({ ok: true });
+    expect(await installHold(handle.db, { client: { rehearsal: false, address: ATTACKER } })).toBeNull();
+    await recordInstaller(handle.db, { address: ATTACKER });
+    const after = await databaseClock(handle.db);
+    const minutes = new Set([before, after].map((time) => time.toISOString().slice(11, 16)));
+    const rows = (await storedWindows()).filter((row) => row.startsWith("oauth:token"));
+    expect(rows).toHaveLength(1);
+    expect([...minutes].some((minute) => rows[0] === `oauth:token ${minute} 1`)).toBe(true);
+    expect(await recentInstaller(handle.db, { address: ATTACKER, now: after })).toBe(true);
   });
 });

@@ -47,9 +47,7 @@ export async function GET(request: NextRequest) {
     attempt,
     client: oauthClientFromEnv(),
     jobs,
-    admission: {
-      address: budgetedClient(request.headers, budgetConfig(env)),
-    },
+    admission: { client: budgetedClient(request.headers, budgetConfig(env)) },
   });
   if (!outcome.ok) {
     const wait = outcome.retryAfterMs === undefined ? undefined : minutesToWait(outcome.retryAfterMs);
