@@ -34,9 +34,9 @@ async function main(): Promise<void> {
   log.info("job worker started", { component: "jobs", database: handle.location });
   // Its own counters (job runs, platform calls) on a port of its own; the queue's figures are read at each scrape.
   const metrics = env.METRICS_SECRET
-    ? await serveMetrics({ port: env.WORKER_METRICS_PORT, secret: env.METRICS_SECRET }).then((server) => {
+    ? await serveMetrics({ port: env.WORKER_METRICS_PORT, host: env.WORKER_METRICS_HOST, secret: env.METRICS_SECRET }).then((server) => {
         registerScrapeCollectors({ database: async () => handle, db: async () => handle.db, isOpening: () => false, jobs: async () => worker.boss });
-        log.info("worker metrics served", { component: "jobs", port: env.WORKER_METRICS_PORT, path: "/metrics" });
+        log.info("worker metrics served", { component: "jobs", host: env.WORKER_METRICS_HOST, port: env.WORKER_METRICS_PORT, path: "/metrics" });
         return server;
       })
     : null;

@@ -1,10 +1,10 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { InMemorySpanExporter, SimpleSpanProcessor, type NodeTracerProvider, type ReadableSpan } from "@opentelemetry/sdk-trace-node";
+import { InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from "@opentelemetry/sdk-trace-base";
 import type { DatabaseHandle } from "@/db/client";
 import { saveInstalledStores } from "@/lib/installs/tokens";
 import { configureLog, log, setLogSink } from "@/lib/log";
 import { tracingEnabled, withSpan } from "@/lib/observability/trace";
-import { installTracing, stopTracing } from "@/lib/observability/tracing-setup";
+import { startTracing, stopTracing } from "@/lib/observability/tracing-setup";
 import { receiveWebhookOutcome } from "@/lib/webhooks/receive";
 import { sampleEnvelope, signDelivery } from "@/lib/webhooks/samples";
 import { createTestDatabase, databaseKind } from "../helpers/database";
@@ -23,7 +23,6 @@ const parentOf = (span: ReadableSpan) => span.parentSpanContext?.spanId;
 describe(`tracing (${databaseKind()})`, () => {
   let handle: DatabaseHandle;
   let harness: Harness;
-  let provider: NodeTracerProvider;
   const exporter = new InMemorySpanExporter();
   const lines: string[] = [];
   let restore: (() => void)[] = [];
@@ -36,14 +35,14 @@ describe(`tracing (${databaseKind()})`, () => {
     });
     harness = await startHarness();
     await harness.install(STORE);
-    provider = installTracing(new SimpleSpanProcessor(exporter));
+    startTracing({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
     // After the harness: its own sink and level are replaced by ours for the whole file.
     restore = [setLogSink((line) => lines.push(line)), configureLog({ level: "info", format: "json" })];
   });
   afterEach(() => exporter.reset());
   afterAll(async () => {
     for (const undo of restore.reverse()) undo();
-    if (provider) await stopTracing(provider);
+    await stopTracing();
     await harness?.close();
     await handle?.close();
   });
