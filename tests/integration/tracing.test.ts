@@ -1,3 +1,4 @@
+import { SpanKind } from "@opentelemetry/api";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from "@opentelemetry/sdk-trace-base";
 import type { DatabaseHandle } from "@/db/client";
@@ -107,9 +108,22 @@ describe(`tracing (${databaseKind()})`, () => {
     const children = spans.filter((span) => parentOf(span) === call!.spanContext().spanId).map((span) => span.name);
     expect(children.filter((name) => name === "platform.pacing")).toHaveLength(2);
     expect(children).toContain("platform.retry_wait");
+    // Each attempt's outgoing request: a client span of @vercel/otel's fetch instrumentation under the call, with
+    // the answer's status.
+    const requests = spans.filter((span) => parentOf(span) === call!.spanContext().spanId && span.name.startsWith("fetch GET "));
+    expect(requests.map((span) => span.attributes["http.status_code"])).toEqual([503, 200]);
+    expect(requests.every((span) => span.kind === SpanKind.CLIENT && span.name.endsWith("/v1/whoami"))).toBe(true);
     // The call's log line is written inside its span.
     const line = lines.map((text) => JSON.parse(text) as Record<string, unknown>).findLast((entry) => entry.msg === "platform call");
     expect(line?.trace_id).toBe(call!.spanContext().traceId);
+
+    // A query string (a search may hold a customer's phone) stays out of the span's name and attributes.
+    exporter.reset();
+    await harness.client(STORE).request("GET", "/v1/whoami", { query: { q: "0555123456" } });
+    const searched = exporter.getFinishedSpans().filter((span) => span.name.startsWith("fetch GET "));
+    expect(searched).toHaveLength(1);
+    expect(searched[0]!.attributes["http.url"]).toMatch(/\/v1\/whoami$/);
+    expect(JSON.stringify({ name: searched[0]!.name, attributes: searched[0]!.attributes })).not.toContain("0555123456");
   });
 
   it("names the service store-app-starter on every span", () => {
