@@ -29,6 +29,9 @@ async function main(): Promise<void> {
     );
     process.exit(2);
   }
+  // The same tracing as the web process (job runs, their platform calls and statements), loaded only when set.
+  const tracing = env.OTEL_EXPORTER_OTLP_ENDPOINT ? await import("../lib/observability/tracing-setup") : null;
+  tracing?.startTracing();
   const handle = await openDatabaseFromEnv();
   const worker = await startWorker(handle, { schedule: true });
   log.info("job worker started", { component: "jobs", database: handle.location });
@@ -53,6 +56,8 @@ async function main(): Promise<void> {
       metrics?.close();
       await worker.stop(HAND_BACK_MS);
       await handle.close();
+      // The last job runs' spans go out before the exit.
+      await tracing?.flushTracing().catch(() => undefined);
       log.info("job worker stopped", { component: "jobs" });
       process.exit(0);
     } catch (error) {

@@ -275,6 +275,8 @@ describe(`order-sync lag at scale (${databaseKind()})`, () => {
     } finally {
       unregisterCollector("order_sync");
       unregisterCollector("database_pool");
+      const { eq } = await import("drizzle-orm");
+      await handle.db.update(installs).set({ state: "active" }).where(eq(installs.storeId, 201));
     }
   });
 });
