@@ -21,10 +21,11 @@ export async function register(): Promise<void> {
       // Next would only log a failed register() and go on serving; a misconfigured server must not.
       process.exit(1);
     }
-    // Tracing is opt-in: with no collector configured, nothing of OpenTelemetry is even loaded.
+    // Tracing is opt-in: with no collector configured, nothing of OpenTelemetry is even loaded. @vercel/otel reads
+    // the endpoint (and the other OTEL_* variables) itself; lib/env.ts has checked it.
     if (env.OTEL_EXPORTER_OTLP_ENDPOINT) {
       const { startTracing } = await import("@/lib/observability/tracing-setup");
-      startTracing(env.OTEL_EXPORTER_OTLP_ENDPOINT);
+      startTracing();
     }
     if (env.NODE_ENV === "production") {
       // Next's own error lines (a failed render prints the error, SQL included) go through the redacting logger.

@@ -201,6 +201,16 @@ const ENV_VARIABLES = {
     setting: "optional",
     fix: "use a free TCP port such as 9464",
   },
+  /**
+   * Address `npm run worker`'s /metrics listens on. Loopback by default: the server speaks plain http, so the bearer
+   * would cross the network in clear; open it (0.0.0.0, or a private interface's address) only where the scraper
+   * reaches it over a network you trust or through a TLS sidecar (docs/operations.md).
+   */
+  WORKER_METRICS_HOST: {
+    schema: z.union([z.ipv4(), z.ipv6()], { error: "must be an IP address such as 127.0.0.1, 0.0.0.0 or ::" }).default("127.0.0.1"),
+    setting: "optional",
+    fix: "use 127.0.0.1 (this machine only) or the address of the interface the scraper reaches",
+  },
   JOBS_WORKER: {
     schema: z.enum(["inline", "off"], { error: "must be inline or off" }).default("inline"),
     setting: "optional",

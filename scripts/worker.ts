@@ -29,14 +29,17 @@ async function main(): Promise<void> {
     );
     process.exit(2);
   }
+  // The same tracing as the web process (job runs, their platform calls and statements), loaded only when set.
+  const tracing = env.OTEL_EXPORTER_OTLP_ENDPOINT ? await import("../lib/observability/tracing-setup") : null;
+  tracing?.startTracing();
   const handle = await openDatabaseFromEnv();
   const worker = await startWorker(handle, { schedule: true });
   log.info("job worker started", { component: "jobs", database: handle.location });
   // Its own counters (job runs, platform calls) on a port of its own; the queue's figures are read at each scrape.
   const metrics = env.METRICS_SECRET
-    ? await serveMetrics({ port: env.WORKER_METRICS_PORT, secret: env.METRICS_SECRET }).then((server) => {
+    ? await serveMetrics({ port: env.WORKER_METRICS_PORT, host: env.WORKER_METRICS_HOST, secret: env.METRICS_SECRET }).then((server) => {
         registerScrapeCollectors({ database: async () => handle, db: async () => handle.db, isOpening: () => false, jobs: async () => worker.boss });
-        log.info("worker metrics served", { component: "jobs", port: env.WORKER_METRICS_PORT, path: "/metrics" });
+        log.info("worker metrics served", { component: "jobs", host: env.WORKER_METRICS_HOST, port: env.WORKER_METRICS_PORT, path: "/metrics" });
         return server;
       })
     : null;
@@ -53,6 +56,8 @@ async function main(): Promise<void> {
       metrics?.close();
       await worker.stop(HAND_BACK_MS);
       await handle.close();
+      // The last job runs' spans go out before the exit.
+      await tracing?.flushTracing().catch(() => undefined);
       log.info("job worker stopped", { component: "jobs" });
       process.exit(0);
     } catch (error) {

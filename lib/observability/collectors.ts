@@ -14,27 +14,80 @@ import { registerCollector, type CollectedMetric } from "./registry";
  * table (lib/jobs/stats.ts). A new system-wide figure is one more collector registered below.
  */
 
-/** Seconds since each polled store's orders were last synced (since its install when never), and the oldest. */
+/** How many stores the per-store lag gauge names, the most behind first: its label set stays bounded however many install. */
+export const SYNC_LAG_TOP_STORES = 10;
+
+/** The stores-behind gauge's thresholds, in seconds: a minute (one poll), 5 minutes (the alert), 15 minutes, an hour. */
+export const SYNC_LAG_THRESHOLDS = [60, 300, 900, 3600] as const;
+
+/**
+ * How long one read of the sync lag serves scrapes. The read covers every install, and every instance is scraped,
+ * often by two Prometheus replicas: within this window they share one read. The lag alert is about minutes, so a
+ * figure up to this old changes nothing.
+ */
+export const SYNC_LAG_READ_INTERVAL_MS = 30_000;
+
+/**
+ * The order-sync lag of polled stores (seconds since each store's orders were last synced, since its install when
+ * never): the oldest, how many stores are behind each threshold, and the stores most behind by id. The per-store
+ * series are the top few only, so 10,000 stores make 10 series, not 10,000.
+ */
 export async function collectSyncLag(db: Db, now: Date): Promise<CollectedMetric[]> {
   const polled = (await listSyncProgress(db)).filter((row) => mayCallPlatform(row.state));
-  const lags = polled.map((row) => ({
-    storeId: row.storeId,
-    seconds: Math.max(0, (now.getTime() - (row.lastSyncedAt ?? row.installedAt).getTime()) / 1000),
-  }));
+  const lags = polled
+    .map((row) => ({
+      storeId: row.storeId,
+      seconds: Math.max(0, (now.getTime() - (row.lastSyncedAt ?? row.installedAt).getTime()) / 1000),
+    }))
+    .sort((a, b) => b.seconds - a.seconds || a.storeId - b.storeId);
   return [
     {
       name: "store_app_order_sync_lag_seconds",
-      help: "Seconds since the store's orders were last synced by the poller (since its install when never), per polled store.",
+      help: `Seconds since the store's orders were last synced by the poller (since its install when never), for the ${SYNC_LAG_TOP_STORES} polled stores most behind.`,
       type: "gauge",
-      series: lags.map((lag) => ({ labels: { store: String(lag.storeId) }, value: lag.seconds })),
+      series: lags.slice(0, SYNC_LAG_TOP_STORES).map((lag) => ({ labels: { store: String(lag.storeId) }, value: lag.seconds })),
     },
     {
       name: "store_app_order_sync_lag_max_seconds",
       help: "The oldest order sync among polled stores, in seconds (0 with none).",
       type: "gauge",
-      series: [{ value: Math.max(0, ...lags.map((lag) => lag.seconds)) }],
+      series: [{ value: lags[0]?.seconds ?? 0 }],
     },
+    {
+      name: "store_app_order_sync_stores_behind",
+      help: "Polled stores whose orders were last synced more than `over` seconds ago.",
+      type: "gauge",
+      series: SYNC_LAG_THRESHOLDS.map((over) => ({ labels: { over: String(over) }, value: lags.filter((lag) => lag.seconds > over).length })),
+    },
+    { name: "store_app_order_sync_polled_stores", help: "Stores the poller reads (installed and allowed to call the platform).", type: "gauge", series: [{ value: lags.length }] },
   ];
+}
+
+/**
+ * `read`, run at most once per `intervalMs`: calls within the window share the last result (or the read still under
+ * way). A failed read is not kept, so the next scrape tries again.
+ */
+export function oncePerInterval<T>(intervalMs: number, read: () => Promise<T>, now: () => number = Date.now): () => Promise<T> {
+  let last: { at: number; value: Promise<T> } | undefined;
+  return () => {
+    const at = now();
+    if (last && at - last.at < intervalMs) return last.value;
+    const value = read();
+    last = { at, value };
+    value.catch(() => {
+      if (last?.value === value) last = undefined;
+    });
+    return value;
+  };
+}
+
+/** One cached sync-lag read per database (the app's one, a worker's, a test's own), kept while that database is. */
+const syncLagReads = new WeakMap<Db, () => Promise<CollectedMetric[]>>();
+
+function syncLagOf(db: Db): Promise<CollectedMetric[]> {
+  let read = syncLagReads.get(db);
+  if (!read) syncLagReads.set(db, (read = oncePerInterval(SYNC_LAG_READ_INTERVAL_MS, () => collectSyncLag(db, new Date()))));
+  return read();
 }
 
 /**
@@ -98,7 +151,7 @@ export type ScrapeSources = {
 /** Registers the scrape-time collectors on the process's registry (idempotent: by name). */
 export function registerScrapeCollectors(sources: ScrapeSources): void {
   registerCollector("database_pool", async () => collectPool(sources.isOpening() ? null : await sources.database().catch(() => null)));
-  registerCollector("order_sync", async () => collectSyncLag(await sources.db(), new Date()));
+  registerCollector("order_sync", async () => syncLagOf(await sources.db()));
   const jobs = sources.jobs;
   if (jobs) registerCollector("job_queue", async () => collectJobQueue(await jobs()));
 }

@@ -1,12 +1,17 @@
 import http from "node:http";
 import { cronAuthorized } from "@/lib/sync/cron-auth";
-import { renderMetrics } from "./registry";
+import { METRICS_CONTENT_TYPE, renderMetrics } from "./registry";
 
 /**
  * For a process that is not the Next server (a job worker): its own counters on a port of its own, in the same
  * format and behind the same bearer secret as /api/metrics. Prometheus scrapes it as one more target.
- *   const server = await serveMetrics({ port: 9464, secret: env.METRICS_SECRET });
+ *   const server = await serveMetrics({ port: 9464, host: env.WORKER_METRICS_HOST, secret: env.METRICS_SECRET });
+ *
+ * Loopback unless told otherwise: this is plain http, so on any other interface the bearer crosses the network in
+ * clear. Opening it is the deployer's choice (WORKER_METRICS_HOST), made where the network is trusted.
  */
+export const DEFAULT_METRICS_HOST = "127.0.0.1";
+
 export async function serveMetrics(options: { port: number; host?: string; secret: string }): Promise<http.Server> {
   const server = http.createServer((request, response) => {
     void (async () => {
@@ -19,7 +24,7 @@ export async function serveMetrics(options: { port: number; host?: string; secre
         return;
       }
       const body = await renderMetrics();
-      response.writeHead(200, { "content-type": "text/plain; version=0.0.4; charset=utf-8", "cache-control": "no-store" }).end(body);
+      response.writeHead(200, { "content-type": METRICS_CONTENT_TYPE, "cache-control": "no-store" }).end(body);
     })().catch(() => {
       if (!response.headersSent) response.writeHead(500);
       response.end();
@@ -27,7 +32,7 @@ export async function serveMetrics(options: { port: number; host?: string; secre
   });
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
-    server.listen(options.port, options.host ?? "0.0.0.0", resolve);
+    server.listen(options.port, options.host ?? DEFAULT_METRICS_HOST, resolve);
   });
   return server;
 }

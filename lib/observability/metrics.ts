@@ -8,15 +8,17 @@ import { counter, gauge, histogram } from "./registry";
 const webhookDeliveries = counter(
   "store_app_webhook_deliveries_total",
   "Webhook deliveries answered, by outcome (applied, duplicate, refused, failed) and, for refused and failed, reason.",
+  ["outcome", "reason"],
 );
-const webhookSeconds = histogram("store_app_webhook_delivery_duration_seconds", "Time to answer a webhook delivery, by outcome.");
+const webhookSeconds = histogram("store_app_webhook_delivery_duration_seconds", "Time to answer a webhook delivery, by outcome.", ["outcome"]);
 
 const platformCalls = counter(
   "store_app_platform_calls_total",
   "Calls to the platform's REST API, by operation (method and path template) and final status (HTTP status, or the local error code when none came back).",
+  ["operation", "status"],
 );
-const platformRetries = counter("store_app_platform_retries_total", "Attempts beyond the first, by operation.");
-const platformSeconds = histogram("store_app_platform_call_duration_seconds", "Time of a platform call, pacing waits and retries included, by operation.");
+const platformRetries = counter("store_app_platform_retries_total", "Attempts beyond the first, by operation.", ["operation"]);
+const platformSeconds = histogram("store_app_platform_call_duration_seconds", "Time of a platform call, pacing waits and retries included, by operation.", ["operation"]);
 const pacingWait = histogram("store_app_platform_pacing_wait_seconds", "Time an attempt waited for a slot in the per-minute budget.");
 const rateLimited = counter("store_app_platform_rate_limited_total", "429 answers received from the platform (each attempt counts).");
 
@@ -24,15 +26,16 @@ const sessionsOpened = counter("store_app_sessions_opened_total", "Merchant sess
 const sessionsEnded = counter(
   "store_app_sessions_ended_total",
   "Merchant sessions ended, by reason (signed_out, signed_out_everywhere, replaced, idle_expired, lifetime_expired).",
+  ["reason"],
 );
 
 const statementSeconds = histogram("store_app_db_statement_duration_seconds", "Database statements on request paths, timed by the app.");
 const statementsInFlight = gauge("store_app_db_statements_in_flight", "Database statements on request paths sent and not yet answered.");
 
-const jobRuns = counter("store_app_job_runs_total", "Job runs finished by this process's worker, by kind and outcome (completed, failed).");
-const jobSeconds = histogram("store_app_job_run_duration_seconds", "Time of one job run on this process's worker, by kind.", [0.01, 0.05, 0.1, 0.5, 1, 5, 15, 60, 300, 900]);
+const jobRuns = counter("store_app_job_runs_total", "Job runs finished by this process's worker, by kind and outcome (completed, failed).", ["kind", "outcome"]);
+const jobSeconds = histogram("store_app_job_run_duration_seconds", "Time of one job run on this process's worker, by kind.", ["kind"], [0.01, 0.05, 0.1, 0.5, 1, 5, 15, 60, 300, 900]);
 
-const requestErrors = counter("store_app_request_errors_total", "Server errors reported by Next (onRequestError), by kind (render, route, action, proxy).");
+const requestErrors = counter("store_app_request_errors_total", "Server errors reported by Next (onRequestError), by kind (render, route, action, proxy).", ["kind"]);
 
 export type WebhookOutcomeLabel = "applied" | "duplicate" | "refused" | "failed";
 

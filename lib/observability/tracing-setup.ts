@@ -1,37 +1,44 @@
 import "server-only";
-import { SpanStatusCode, trace } from "@opentelemetry/api";
-import { OTLPTraceExporter } from "@opentelemetry/exporter-trace-otlp-http";
-import { detectResources, envDetector, resourceFromAttributes } from "@opentelemetry/resources";
-import { BatchSpanProcessor, NodeTracerProvider, type SpanProcessor } from "@opentelemetry/sdk-trace-node";
+import { SpanStatusCode, context, propagation, trace, type ProxyTracerProvider } from "@opentelemetry/api";
+import { registerOTel, type Configuration } from "@vercel/otel";
 import { enableTracing } from "./trace";
 
 /**
- * Turns tracing on: loaded by instrumentation.ts's register() through a dynamic import, and only when
- * OTEL_EXPORTER_OTLP_ENDPOINT is set, so with tracing off none of the OpenTelemetry SDK is even loaded.
+ * Turns tracing on through `@vercel/otel`, the framework's documented setup: loaded by instrumentation.ts's
+ * register() through a dynamic import, and only when OTEL_EXPORTER_OTLP_ENDPOINT is set, so with tracing off none
+ * of OpenTelemetry's SDK is even loaded.
  *
- * The provider is registered globally: Next's own spans (the request, the route, the render) then go to the same
- * exporter, and the app's spans (lib/observability/trace.ts) nest under them. The standard OTEL_* variables the SDK
- * reads itself (OTEL_EXPORTER_OTLP_HEADERS for a vendor's key, OTEL_SERVICE_NAME) work as documented by
- * OpenTelemetry.
+ * What it brings: the exporter chosen from the standard OTEL_EXPORTER_OTLP_* variables (and, deployed on Vercel,
+ * Vercel's own collector and trace drains, flushed at the end of each invocation); the fetch instrumentation, so
+ * every outgoing call (the platform's API, its token endpoint) is a client span with its status; Next's own spans
+ * (the request, the route, the render) as parents. The app's own spans (lib/observability/trace.ts: the webhook
+ * receiver's steps, platform calls, database statements, job runs) nest under them through the global provider.
  */
 
 export const SERVICE_NAME = "store-app-starter";
 
-/** Registers a tracer provider feeding `processor` and switches the app's spans on. Tests hand in an in-memory one. */
-export function installTracing(processor: SpanProcessor): NodeTracerProvider {
-  const provider = new NodeTracerProvider({
-    // OTEL_SERVICE_NAME and OTEL_RESOURCE_ATTRIBUTES, when set, win over the default name.
-    resource: resourceFromAttributes({ "service.name": SERVICE_NAME }).merge(detectResources({ detectors: [envDetector] })),
-    spanProcessors: [processor],
+export type SpanProcessor = Exclude<NonNullable<Configuration["spanProcessors"]>[number], "auto">;
+
+/**
+ * Registers the SDK and switches the app's spans on. Without `spanProcessors`, the exporter is the one the
+ * OTEL_EXPORTER_OTLP_* variables describe (OTLP over http/protobuf by default, http/json with
+ * OTEL_EXPORTER_OTLP_PROTOCOL=http/json); tests hand in an in-memory one.
+ */
+export function startTracing(options: { spanProcessors?: SpanProcessor[] } = {}): void {
+  registerOTel({
+    // OTEL_SERVICE_NAME, when set, wins.
+    serviceName: SERVICE_NAME,
+    spanProcessors: options.spanProcessors ?? ["auto"],
+    instrumentations: ["fetch"],
   });
-  provider.register();
   traceWithGlobalProvider();
-  return provider;
+  // Spans still in the batch go out before the process ends.
+  if (!options.spanProcessors) process.once("SIGTERM", () => void registeredProvider().shutdown?.().catch(() => undefined));
 }
 
 /**
- * Switches the app's spans on over whatever tracer provider is registered globally. installTracing calls it; call
- * it yourself after registering another setup (@vercel/otel's registerOTel, a vendor's SDK), see docs/operations.md.
+ * Switches the app's spans on over whatever tracer provider is registered globally. startTracing calls it; call it
+ * yourself after registering another setup (a vendor's SDK), see docs/operations.md.
  */
 export function traceWithGlobalProvider(): void {
   enableTracing({
@@ -41,18 +48,21 @@ export function traceWithGlobalProvider(): void {
   });
 }
 
-/** Production: spans batched to `${endpoint}/v1/traces` over OTLP/HTTP (JSON bodies, which every OTLP collector takes). */
-export function startTracing(endpoint: string): NodeTracerProvider {
-  const exporter = new OTLPTraceExporter({ url: `${endpoint}/v1/traces` });
-  const provider = installTracing(new BatchSpanProcessor(exporter));
-  // Spans still in the batch go out before the process ends.
-  process.once("SIGTERM", () => void provider.shutdown().catch(() => undefined));
-  return provider;
+/** The SDK's provider behind the API's proxy, for a flush or a shutdown. */
+function registeredProvider(): { forceFlush?: () => Promise<void>; shutdown?: () => Promise<void> } {
+  return (trace.getTracerProvider() as ProxyTracerProvider).getDelegate() as { forceFlush?: () => Promise<void>; shutdown?: () => Promise<void> };
 }
 
-/** For tests: spans off again and the global provider released. */
-export async function stopTracing(provider: NodeTracerProvider): Promise<void> {
+/** Sends the spans still batched (a worker before it exits). */
+export async function flushTracing(): Promise<void> {
+  await registeredProvider().forceFlush?.();
+}
+
+/** For tests: spans off again, the provider shut down and the global API released. */
+export async function stopTracing(): Promise<void> {
   enableTracing(undefined);
-  await provider.shutdown();
+  await registeredProvider().shutdown?.();
   trace.disable();
+  context.disable();
+  propagation.disable();
 }

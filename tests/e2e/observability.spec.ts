@@ -77,7 +77,11 @@ test("one registry per process: /api/metrics sees what the OAuth route, the page
     // Read from the database at scrape: the store just installed is polled.
     expect(after).toMatch(new RegExp(`^store_app_order_sync_lag_seconds\\{store="${STORE}"\\} `, "m"));
     expect(sampleValue(after, "store_app_collector_up", { collector: "order_sync" })).toBe(1);
-  }).toPass({ timeout: 30_000 });
+    // Node's process metrics, from the same registry.
+    expect(after).toMatch(/^nodejs_eventloop_lag_seconds \d/m);
+    expect(sampleValue(after, "nodejs_heap_size_used_bytes")).toBeGreaterThan(0);
+    // The sync lag is read once per 30 s (lib/observability/collectors.ts): the first scrape's read may be served until then.
+  }).toPass({ timeout: 45_000 });
 });
 
 test("a server error reported by Next in instrumentation.ts's bundle is counted in the registry /api/metrics reads", async ({ request }) => {
@@ -133,6 +137,8 @@ test("with OTEL_EXPORTER_OTLP_ENDPOINT set, a delivery's spans reach the collect
   env.PGLITE_DIR = path.join(dataDir, "pglite");
   env.OTEL_EXPORTER_OTLP_ENDPOINT = receiver.url;
   env.OTEL_BSP_SCHEDULE_DELAY = "100";
+  // @vercel/otel's exporter sends protobuf unless told otherwise; this receiver reads JSON.
+  env.OTEL_EXPORTER_OTLP_PROTOCOL = "http/json";
   let output = "";
   const child: ChildProcess = spawn("npx", ["next", "start", "-p", String(port)], {
     env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", ...env },

@@ -3,7 +3,7 @@ import { rawQuery, type DatabaseHandle } from "@/db/client";
 import { installs, orderSyncState } from "@/db/schema";
 import { saveInstalledStores } from "@/lib/installs/tokens";
 import { configureLog, setLogSink } from "@/lib/log";
-import { collectPool, collectSyncLag, registerScrapeCollectors } from "@/lib/observability/collectors";
+import { collectPool, collectSyncLag, oncePerInterval, registerScrapeCollectors, SYNC_LAG_TOP_STORES } from "@/lib/observability/collectors";
 import { unregisterCollector, renderMetrics } from "@/lib/observability/registry";
 import { reportRequestError, setErrorReporter, type ErrorReport } from "@/lib/observability/report-error";
 import { signIn, signOut, signOutEverywhere } from "@/lib/session-lifecycle";
@@ -225,6 +225,88 @@ describe(`metrics (${databaseKind()})`, () => {
         removeVendor();
       }
     });
+  });
+});
+
+describe(`order-sync lag at scale (${databaseKind()})`, () => {
+  let handle: DatabaseHandle;
+  const scrapedAt = new Date("2026-06-01T12:00:00Z");
+  const STORES = Array.from({ length: 25 }, (_, index) => 201 + index);
+
+  beforeAll(async () => {
+    handle = await createTestDatabase();
+    await saveInstalledStores(handle.db, {
+      scopes: ["orders:read"],
+      stores: STORES.map((storeId) => ({ storeId, installId: 8000 + storeId, storeName: `Store ${storeId}`, accessToken: `svcpk_live_${storeId}lag` })),
+    });
+    // Store 201 synced 100 s ago, 202 200 s ago, ... 225 2,500 s ago.
+    await handle.db.insert(orderSyncState).values(STORES.map((storeId, index) => ({ storeId, lastSyncedAt: new Date(scrapedAt.getTime() - (index + 1) * 100_000) })));
+  });
+  afterAll(async () => {
+    await handle?.close();
+  });
+
+  it("names only the stores most behind, and counts every store by threshold", async () => {
+    const figures = await collectSyncLag(handle.db, scrapedAt);
+    const perStore = figures.find((metric) => metric.name === "store_app_order_sync_lag_seconds")?.series ?? [];
+    expect(perStore).toHaveLength(SYNC_LAG_TOP_STORES);
+    expect(perStore.map((series) => series.labels?.store)).toEqual(STORES.slice(-SYNC_LAG_TOP_STORES).reverse().map(String));
+    expect(perStore[0]?.value).toBe(2500);
+    const behind = figures.find((metric) => metric.name === "store_app_order_sync_stores_behind")?.series ?? [];
+    const over = (seconds: number) => behind.find((series) => series.labels?.over === String(seconds))?.value;
+    expect(over(60)).toBe(25);
+    expect(over(300)).toBe(22);
+    expect(over(900)).toBe(16);
+    expect(over(3600)).toBe(0);
+    expect(figures.find((metric) => metric.name === "store_app_order_sync_polled_stores")?.series).toEqual([{ value: 25 }]);
+    expect(figures.find((metric) => metric.name === "store_app_order_sync_lag_max_seconds")?.series).toEqual([{ value: 2500 }]);
+  });
+
+  it("reads the database once per interval, however often it is scraped", async () => {
+    registerScrapeCollectors({ database: async () => handle, db: async () => handle.db, isOpening: () => false });
+    try {
+      const polled = async () => sampleValue(await renderMetrics(), "store_app_order_sync_polled_stores");
+      expect(await polled()).toBe(25);
+      const { eq } = await import("drizzle-orm");
+      await handle.db.update(installs).set({ state: "uninstalled" }).where(eq(installs.storeId, 201));
+      // Scraped again within the interval: the figure read a moment ago, not a second read of every install.
+      expect(await polled()).toBe(25);
+      expect(await collectSyncLag(handle.db, scrapedAt).then((figures) => figures.find((metric) => metric.name === "store_app_order_sync_polled_stores")?.series[0]?.value)).toBe(24);
+    } finally {
+      unregisterCollector("order_sync");
+      unregisterCollector("database_pool");
+      const { eq } = await import("drizzle-orm");
+      await handle.db.update(installs).set({ state: "active" }).where(eq(installs.storeId, 201));
+    }
+  });
+});
+
+describe("a read once per interval", () => {
+  it("shares one read within the interval, reads again after it, and does not keep a failure", async () => {
+    let clock = 1_000_000;
+    let reads = 0;
+    let fail = false;
+    const read = oncePerInterval(
+      30_000,
+      async () => {
+        reads += 1;
+        if (fail) throw new Error("database gone");
+        return reads;
+      },
+      () => clock,
+    );
+    expect(await Promise.all([read(), read()])).toEqual([1, 1]);
+    clock += 29_999;
+    expect(await read()).toBe(1);
+    clock += 1;
+    expect(await read()).toBe(2);
+    clock += 30_000;
+    fail = true;
+    await expect(read()).rejects.toThrow("database gone");
+    fail = false;
+    // The failure is not served for the rest of the interval: the next scrape reads again.
+    expect(await read()).toBe(4);
+    expect(reads).toBe(4);
   });
 });
 

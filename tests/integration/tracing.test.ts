@@ -1,10 +1,11 @@
+import { SpanKind } from "@opentelemetry/api";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { InMemorySpanExporter, SimpleSpanProcessor, type NodeTracerProvider, type ReadableSpan } from "@opentelemetry/sdk-trace-node";
+import { InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from "@opentelemetry/sdk-trace-base";
 import type { DatabaseHandle } from "@/db/client";
 import { saveInstalledStores } from "@/lib/installs/tokens";
 import { configureLog, log, setLogSink } from "@/lib/log";
 import { tracingEnabled, withSpan } from "@/lib/observability/trace";
-import { installTracing, stopTracing } from "@/lib/observability/tracing-setup";
+import { startTracing, stopTracing } from "@/lib/observability/tracing-setup";
 import { receiveWebhookOutcome } from "@/lib/webhooks/receive";
 import { sampleEnvelope, signDelivery } from "@/lib/webhooks/samples";
 import { createTestDatabase, databaseKind } from "../helpers/database";
@@ -23,7 +24,6 @@ const parentOf = (span: ReadableSpan) => span.parentSpanContext?.spanId;
 describe(`tracing (${databaseKind()})`, () => {
   let handle: DatabaseHandle;
   let harness: Harness;
-  let provider: NodeTracerProvider;
   const exporter = new InMemorySpanExporter();
   const lines: string[] = [];
   let restore: (() => void)[] = [];
@@ -36,14 +36,14 @@ describe(`tracing (${databaseKind()})`, () => {
     });
     harness = await startHarness();
     await harness.install(STORE);
-    provider = installTracing(new SimpleSpanProcessor(exporter));
+    startTracing({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
     // After the harness: its own sink and level are replaced by ours for the whole file.
     restore = [setLogSink((line) => lines.push(line)), configureLog({ level: "info", format: "json" })];
   });
   afterEach(() => exporter.reset());
   afterAll(async () => {
     for (const undo of restore.reverse()) undo();
-    if (provider) await stopTracing(provider);
+    await stopTracing();
     await harness?.close();
     await handle?.close();
   });
@@ -108,9 +108,22 @@ describe(`tracing (${databaseKind()})`, () => {
     const children = spans.filter((span) => parentOf(span) === call!.spanContext().spanId).map((span) => span.name);
     expect(children.filter((name) => name === "platform.pacing")).toHaveLength(2);
     expect(children).toContain("platform.retry_wait");
+    // Each attempt's outgoing request: a client span of @vercel/otel's fetch instrumentation under the call, with
+    // the answer's status.
+    const requests = spans.filter((span) => parentOf(span) === call!.spanContext().spanId && span.name.startsWith("fetch GET "));
+    expect(requests.map((span) => span.attributes["http.status_code"])).toEqual([503, 200]);
+    expect(requests.every((span) => span.kind === SpanKind.CLIENT && span.name.endsWith("/v1/whoami"))).toBe(true);
     // The call's log line is written inside its span.
     const line = lines.map((text) => JSON.parse(text) as Record<string, unknown>).findLast((entry) => entry.msg === "platform call");
     expect(line?.trace_id).toBe(call!.spanContext().traceId);
+
+    // A query string (a search may hold a customer's phone) stays out of the span's name and attributes.
+    exporter.reset();
+    await harness.client(STORE).request("GET", "/v1/whoami", { query: { q: "0555123456" } });
+    const searched = exporter.getFinishedSpans().filter((span) => span.name.startsWith("fetch GET "));
+    expect(searched).toHaveLength(1);
+    expect(searched[0]!.attributes["http.url"]).toMatch(/\/v1\/whoami$/);
+    expect(JSON.stringify({ name: searched[0]!.name, attributes: searched[0]!.attributes })).not.toContain("0555123456");
   });
 
   it("names the service store-app-starter on every span", () => {

@@ -17,7 +17,7 @@ describe("metrics registry", () => {
 
   it("prints a counter's help, type and each label set, escaping label values", async () => {
     const name = unique();
-    const hits = counter(name, "Hits, with a \\ backslash\nand a newline.");
+    const hits = counter(name, "Hits, with a \\ backslash\nand a newline.", ["route"]);
     hits.inc({ route: 'say "hi"\\' });
     hits.inc({ route: 'say "hi"\\' }, 2);
     hits.inc({ route: "b" });
@@ -32,7 +32,7 @@ describe("metrics registry", () => {
 
   it("keeps one series per label set whatever the order the labels are given in", async () => {
     const name = unique();
-    const hits = counter(name, "Hits.");
+    const hits = counter(name, "Hits.", ["a", "b"]);
     hits.inc({ a: "1", b: "2" });
     hits.inc({ b: "2", a: "1" });
     const lines = parseExposition(await renderMetrics()).filter((line) => line.name === name);
@@ -41,7 +41,7 @@ describe("metrics registry", () => {
 
   it("prints a histogram's buckets cumulatively, with +Inf, sum and count", async () => {
     const name = unique();
-    const latency = histogram(name, "Latency.", [0.1, 1]);
+    const latency = histogram(name, "Latency.", ["outcome"], [0.1, 1]);
     latency.observe({ outcome: "ok" }, 0.05);
     latency.observe({ outcome: "ok" }, 0.5);
     latency.observe({ outcome: "ok" }, 3);
@@ -73,10 +73,24 @@ describe("metrics registry", () => {
     expect(second).not.toBe(first);
     const name = unique();
     first.counter(name, "Counted by one copy.").inc();
-    // The same metric declared by the second copy is the first copy's, not a second series.
+    // The same metric declared by the second copy is the first copy's, not a second series (nor prom-client's
+    // "already registered" error).
     second.counter(name, "Counted by one copy.").inc();
     expect(sampleValue(await second.renderMetrics(), name)).toBe(2);
     expect(sampleValue(await renderMetrics(), name)).toBe(2);
+  });
+
+  it("exposes Node's process metrics under their standard names: event-loop lag, heap, GC, handles, CPU", async () => {
+    // The event-loop monitor samples while the loop turns: give it a few turns.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const text = await renderMetrics();
+    for (const name of ["nodejs_eventloop_lag_seconds", "nodejs_eventloop_lag_p99_seconds", "nodejs_heap_size_used_bytes", "nodejs_active_handles_total", "process_cpu_user_seconds_total", "process_resident_memory_bytes"]) {
+      expect(text, name).toMatch(new RegExp(`^${name} [0-9.e+-]+$`, "m"));
+    }
+    expect(sampleValue(text, "nodejs_heap_size_used_bytes")).toBeGreaterThan(1_000_000);
+    expect(text).toContain("# TYPE nodejs_gc_duration_seconds histogram\n");
+    // Registered once per process, however many copies of the module load (a second set would be refused by name).
+    expect(text.match(/^# TYPE nodejs_eventloop_lag_seconds /gm)).toHaveLength(1);
   });
 
   it("adds every scrape-time collector's figures, and says which collector failed without failing the rest", async () => {
@@ -122,10 +136,35 @@ describe("metric labels", () => {
 });
 
 describe("a worker's own metrics port", () => {
+  it("listens on loopback unless told otherwise: the bearer must not cross a network in clear", async () => {
+    const { serveMetrics } = await import("@/lib/observability/metrics-server");
+    const server = await serveMetrics({ port: 0, secret: "worker-metrics-secret-0123" });
+    try {
+      expect((server.address() as import("node:net").AddressInfo).address).toBe("127.0.0.1");
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
+    const opened = await serveMetrics({ port: 0, host: "0.0.0.0", secret: "worker-metrics-secret-0123" });
+    try {
+      expect((opened.address() as import("node:net").AddressInfo).address).toBe("0.0.0.0");
+    } finally {
+      await new Promise((resolve) => opened.close(resolve));
+    }
+  });
+
+  it("takes its address from WORKER_METRICS_HOST, loopback when unset, and refuses what is not an IP address", async () => {
+    const { parseEnv, EnvError } = await import("@/lib/env");
+    expect(parseEnv({ NODE_ENV: "test" }).WORKER_METRICS_HOST).toBe("127.0.0.1");
+    expect(parseEnv({ NODE_ENV: "test", WORKER_METRICS_HOST: "0.0.0.0" }).WORKER_METRICS_HOST).toBe("0.0.0.0");
+    expect(parseEnv({ NODE_ENV: "test", WORKER_METRICS_HOST: "::" }).WORKER_METRICS_HOST).toBe("::");
+    expect(() => parseEnv({ NODE_ENV: "test", WORKER_METRICS_HOST: "metrics.internal" })).toThrow(EnvError);
+    expect(() => parseEnv({ NODE_ENV: "test", WORKER_METRICS_HOST: "metrics.internal" })).toThrow(/WORKER_METRICS_HOST/);
+  });
+
   it("serves this process's registry on /metrics behind the bearer secret", async () => {
     const { serveMetrics } = await import("@/lib/observability/metrics-server");
     const name = unique();
-    counter(name, "Counted in the worker.").inc({ kind: "sync" }, 3);
+    counter(name, "Counted in the worker.", ["kind"]).inc({ kind: "sync" }, 3);
     const server = await serveMetrics({ port: 0, host: "127.0.0.1", secret: "worker-metrics-secret-0123" });
     try {
       const { port } = server.address() as import("node:net").AddressInfo;

@@ -1,8 +1,8 @@
-import { InMemorySpanExporter, SimpleSpanProcessor, type NodeTracerProvider } from "@opentelemetry/sdk-trace-node";
+import { InMemorySpanExporter, SimpleSpanProcessor } from "@opentelemetry/sdk-trace-base";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { Db } from "@/db/client";
 import { configureLog, setLogSink } from "@/lib/log";
-import { installTracing, stopTracing } from "@/lib/observability/tracing-setup";
+import { startTracing, stopTracing } from "@/lib/observability/tracing-setup";
 import { receiveWebhookOutcome, type ReceiveDeps } from "@/lib/webhooks/receive";
 import { sampleEnvelope, signDelivery } from "@/lib/webhooks/samples";
 import { signatureHeaders } from "@/lib/webhooks/signature";
@@ -21,14 +21,13 @@ const T = Math.floor(NOW.getTime() / 1000);
 type Line = { level: string; msg: string } & Record<string, unknown>;
 let lines: Line[] = [];
 let restore: (() => void)[] = [];
-let provider: NodeTracerProvider;
 const exporter = new InMemorySpanExporter();
 
 beforeAll(() => {
-  provider = installTracing(new SimpleSpanProcessor(exporter));
+  startTracing({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
 });
 afterAll(async () => {
-  if (provider) await stopTracing(provider);
+  await stopTracing();
 });
 beforeEach(() => {
   lines = [];

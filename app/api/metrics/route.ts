@@ -3,7 +3,7 @@ import { env } from "@/lib/env";
 import { getJobs } from "@/lib/jobs/app";
 import { log } from "@/lib/log";
 import { registerScrapeCollectors } from "@/lib/observability/collectors";
-import { renderMetrics } from "@/lib/observability/registry";
+import { METRICS_CONTENT_TYPE, renderMetrics } from "@/lib/observability/registry";
 import { cronAuthorized } from "@/lib/sync/cron-auth";
 
 /**
@@ -26,5 +26,5 @@ export async function GET(request: Request): Promise<Response> {
   const body = await renderMetrics({
     onCollectorError: (collector, error) => log.warn("metrics collector failed", { collector, error }),
   });
-  return new Response(body, { status: 200, headers: { ...headers, "content-type": "text/plain; version=0.0.4; charset=utf-8" } });
+  return new Response(body, { status: 200, headers: { ...headers, "content-type": METRICS_CONTENT_TYPE } });
 }
