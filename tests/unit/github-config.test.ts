@@ -92,7 +92,7 @@ describe("GitHub workflows", () => {
       const exported = (value: string) =>
         execFileSync("bash", ["--norc", "-c", testStep!.run!.replace(/^\s*npm test\s*$/m, 'echo "${TEST_DATABASE_URL-unset}"')], {
           encoding: "utf8",
-          env: { PATH: process.env.PATH, SERVER_DATABASE_URL: value },
+          env: { PATH: process.env.PATH, SERVER_DATABASE_URL: value } as unknown as NodeJS.ProcessEnv,
         }).trim();
       expect(exported("")).toBe("unset");
       expect(exported("postgres://postgres@127.0.0.1:5432/test")).toBe("postgres://postgres@127.0.0.1:5432/test");
