@@ -18,7 +18,7 @@ import { copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promi
 import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
-import { isFramework, latestInLine } from "./support/framework-line";
+import { isFramework, planBumps, type Bump } from "./support/framework-line";
 import { spawnGroup, stopGroupsOnSignals } from "./support/process-group";
 
 const run = promisify(execFile);
@@ -29,7 +29,7 @@ const record = args.includes("--record");
 const root = path.resolve(import.meta.dirname, "..");
 
 type Manifest = { dependencies?: Record<string, string>; devDependencies?: Record<string, string> };
-type Bump = { name: string; from: string; to: string; installed?: string };
+type Checked = Bump & { installed?: string };
 type StepResult = { name: string; ok: boolean; seconds: number };
 
 const started = Date.now();
@@ -55,27 +55,34 @@ async function copyProject(into: string): Promise<number> {
   return copied;
 }
 
-async function publishedVersions(name: string): Promise<string[]> {
-  const { stdout } = await run("npm", ["view", name, "versions", "--json"], { cwd: root, maxBuffer: 64 * 2 ** 20 });
-  const parsed = JSON.parse(stdout) as string[] | string;
-  return Array.isArray(parsed) ? parsed : [parsed];
+/** One field of a package as the registry has it (`npm view`); undefined when the package lacks the field. */
+async function npmView(spec: string, field: string): Promise<unknown> {
+  const { stdout } = await run("npm", ["view", spec, field, "--json"], { cwd: root, maxBuffer: 64 * 2 ** 20 });
+  return stdout.trim() ? (JSON.parse(stdout) as unknown) : undefined;
 }
 
-/** Rewrites the copy's package.json with each framework package at the latest of its line; returns what moved. */
-async function planBumps(dir: string): Promise<Bump[]> {
+async function publishedVersions(name: string): Promise<string[]> {
+  const versions = (await npmView(name, "versions")) as string[] | string;
+  return Array.isArray(versions) ? versions : [versions];
+}
+
+/** Chooses each framework package's version and writes them into the copy's package.json. */
+async function bumpManifest(dir: string): Promise<Bump[]> {
   const file = path.join(dir, "package.json");
-  const text = await readFile(file, "utf8");
-  const manifest = JSON.parse(text) as Manifest;
-  const bumps: Bump[] = [];
-  for (const section of [manifest.dependencies, manifest.devDependencies]) {
-    if (!section) continue;
-    for (const [name, pinned] of Object.entries(section)) {
-      if (!isFramework(name)) continue;
-      const to = latestInLine(name, pinned, await publishedVersions(name));
-      bumps.push({ name, from: pinned, to });
-      section[name] = to;
-    }
-  }
+  const manifest = JSON.parse(await readFile(file, "utf8")) as Manifest;
+  const sections = [manifest.dependencies ?? {}, manifest.devDependencies ?? {}];
+  const pins: Record<string, string> = {};
+  for (const section of sections) for (const [name, pinned] of Object.entries(section)) if (isFramework(name)) pins[name] = pinned;
+  const published: Record<string, string[]> = {};
+  for (const name of Object.keys(pins)) published[name] = await publishedVersions(name);
+  const peers = new Map<string, Promise<Record<string, string>>>();
+  const peersOf = (name: string, version: string) => {
+    const key = `${name}@${version}`;
+    if (!peers.has(key)) peers.set(key, npmView(key, "peerDependencies").then((value) => (value ?? {}) as Record<string, string>));
+    return peers.get(key)!;
+  };
+  const bumps = await planBumps(pins, published, peersOf);
+  for (const bump of bumps) for (const section of sections) if (bump.name in section) section[bump.name] = bump.to;
   await writeFile(file, `${JSON.stringify(manifest, null, 2)}\n`);
   return bumps;
 }
@@ -97,7 +104,7 @@ async function installedVersion(dir: string, name: string): Promise<string | und
   }
 }
 
-function summary(bumps: Bump[], steps: StepResult[], loads: { before: string; after: string }): string[] {
+function summary(bumps: Checked[], steps: StepResult[], loads: { before: string; after: string }): string[] {
   const passed = steps.length > 0 && steps.every((result) => result.ok);
   const moved = bumps.filter((bump) => bump.from !== bump.to);
   return [
@@ -105,9 +112,12 @@ function summary(bumps: Bump[], steps: StepResult[], loads: { before: string; af
     "",
     moved.length ? `${moved.length} of ${bumps.length} framework packages moved:` : `All ${bumps.length} framework packages were already at the latest of their line:`,
     "",
-    "| package | pinned | checked | installed |",
-    "|---|---|---|---|",
-    ...bumps.map((bump) => `| \`${bump.name}\` | ${bump.from} | ${bump.to === bump.from ? "=" : `**${bump.to}**`} | ${bump.installed ?? "?"} |`),
+    "| package | pinned | checked | installed | held back by a peer range |",
+    "|---|---|---|---|---|",
+    ...bumps.map(
+      (bump) =>
+        `| \`${bump.name}\` | ${bump.from} | ${bump.to === bump.from ? "=" : `**${bump.to}**`} | ${bump.installed ?? "?"} | ${bump.heldBy?.join("; ") ?? ""} |`,
+    ),
     "",
     "| step | result | time |",
     "|---|---|---|",
@@ -137,8 +147,11 @@ async function main(): Promise<void> {
   say(`copied ${await copyProject(dir)} files (the working tree, without ignored files)`);
 
   say("looking up the latest release of each framework package's line on the registry");
-  const bumps = await planBumps(dir);
-  for (const bump of bumps) say(`  ${bump.name}: ${bump.from}${bump.to === bump.from ? " (already the latest of its line)" : ` → ${bump.to}`}`);
+  const bumps: Checked[] = await bumpManifest(dir);
+  for (const bump of bumps) {
+    const held = bump.heldBy ? `; a newer release is refused by ${bump.heldBy.join(", ")}` : "";
+    say(`  ${bump.name}: ${bump.from}${bump.to === bump.from ? ` (already the latest of its line${held})` : ` → ${bump.to}${held}`}`);
+  }
 
   const steps: StepResult[] = [];
   // CI=true makes an install script that fails (e.g. a patch that no longer applies) fail the install.
