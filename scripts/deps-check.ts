@@ -149,8 +149,9 @@ async function main(): Promise<void> {
   say("looking up the latest release of each framework package's line on the registry");
   const bumps: Checked[] = await bumpManifest(dir);
   for (const bump of bumps) {
-    const held = bump.heldBy ? `; a newer release is refused by ${bump.heldBy.join(", ")}` : "";
-    say(`  ${bump.name}: ${bump.from}${bump.to === bump.from ? ` (already the latest of its line${held})` : ` → ${bump.to}${held}`}`);
+    const held = bump.heldBy ? ` (a newer release of its line is refused: ${bump.heldBy.join(", ")})` : "";
+    const moved = bump.to === bump.from ? (bump.heldBy ? " stays" : " (already the latest of its line)") : ` → ${bump.to}`;
+    say(`  ${bump.name}: ${bump.from}${moved}${held}`);
   }
 
   const steps: StepResult[] = [];
