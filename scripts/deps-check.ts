@@ -87,7 +87,12 @@ async function bumpManifest(dir: string): Promise<Bump[]> {
   return bumps;
 }
 
+/** Set on Ctrl-C or a kill: the step that ends because of it must not be followed by the next one. */
+let signalled = false;
+for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) process.once(signal, () => (signalled = true));
+
 async function step(name: string, dir: string, command: string, commandArgs: string[], env: Record<string, string> = {}): Promise<StepResult> {
+  if (signalled) return { name, ok: false, seconds: 0 };
   say(`▶ ${name}: ${command} ${commandArgs.join(" ")}`);
   const stepStart = Date.now();
   const code = await spawnGroup(command, commandArgs, { cwd: dir, stdio: ["ignore", "inherit", "inherit"], env: { ...process.env, ...env } }).exited;
@@ -148,6 +153,9 @@ async function main(): Promise<void> {
 
   say("looking up the latest release of each framework package's line on the registry");
   const bumps: Checked[] = await bumpManifest(dir);
+  const overrides = (JSON.parse(await readFile(path.join(dir, "package.json"), "utf8")) as { overrides?: Record<string, unknown> }).overrides ?? {};
+  // An override holds a package whatever the bumped ones ask for: the first run failed on exactly that.
+  if (Object.keys(overrides).length) say(`⚠ package.json overrides still pin ${Object.keys(overrides).join(", ")}: a bump may need them moved or removed`);
   for (const bump of bumps) {
     const held = bump.heldBy ? ` (a newer release of its line is refused: ${bump.heldBy.join(", ")})` : "";
     const moved = bump.to === bump.from ? (bump.heldBy ? " stays" : " (already the latest of its line)") : ` → ${bump.to}`;
