@@ -1,13 +1,13 @@
-import { existsSync } from "node:fs";
 import { defineConfig, devices } from "@playwright/test";
+import { chromiumExecutable, findChromium } from "./scripts/support/chromium";
 import { e2eAppEnv } from "./tests/e2e/support/app-env";
 import { APP_PORT, APP_URL, EMULATOR_PORT, EMULATOR_URL } from "./tests/e2e/support/servers";
 
 /**
- * Chromium: PLAYWRIGHT_CHROMIUM_PATH when set, else the system's /usr/bin/chromium when present (machines where
- * Playwright cannot download its own), else Playwright's own build (`npx playwright install chromium`).
+ * Chromium: PLAYWRIGHT_CHROMIUM_PATH when set, else Playwright's own build when installed, else a system Chromium or
+ * Chrome, else Playwright's own, which `npm test` fetches first (scripts/support/chromium.ts).
  */
-const systemChromium = process.env.PLAYWRIGHT_CHROMIUM_PATH ?? (existsSync("/usr/bin/chromium") ? "/usr/bin/chromium" : undefined);
+const executablePath = chromiumExecutable(findChromium());
 
 /**
  * Each server runs under scripts/support/tied.ts: it lives only as long as this runner holds its stdin, so a run
@@ -43,7 +43,7 @@ export default defineConfig({
       use: {
         ...devices["Desktop Chrome"],
         launchOptions: {
-          executablePath: systemChromium,
+          executablePath,
           // The machine's network is closed: keep Chromium from phoning home at every start.
           args: ["--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
         },

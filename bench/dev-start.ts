@@ -40,7 +40,7 @@ function describe(seen: Seen): string {
 }
 
 /** Polls `url` until `ok(status)`, keeping `seen` up to date. */
-async function firstAnswer(url: string, ok: (status: number) => boolean, deadline: number, seen: Seen): Promise<number | null> {
+export async function firstAnswer(url: string, ok: (status: number) => boolean, deadline: number, seen: Seen): Promise<number | null> {
   while (Date.now() < deadline && !seen.stop) {
     seen.askedAt = Date.now();
     try {
@@ -67,7 +67,7 @@ function tail(stream: NodeJS.ReadableStream | null, keep: string[]): void {
   });
 }
 
-async function stopGroup(child: ChildProcess): Promise<void> {
+export async function stopGroup(child: ChildProcess): Promise<void> {
   if (!child.pid) return;
   const signal = (name: NodeJS.Signals) => {
     try {

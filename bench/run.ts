@@ -13,7 +13,7 @@ import { FIGURES_END, sectionSlug, spliceSection } from "./docs-sections";
 import { REFERENCE_DIR } from "./support";
 import type { BenchResult } from "./types";
 
-type Bench = { name: string; run: () => Promise<BenchResult> };
+type Bench = { name: string; run: () => Promise<BenchResult>; onlyByName?: boolean };
 
 const BENCHES: Bench[] = [
   { name: "API client pacing", run: async () => (await import("./pacing")).benchPacing() },
@@ -25,11 +25,14 @@ const BENCHES: Bench[] = [
   { name: "scale", run: async () => (await import("./scale")).benchScale() },
   { name: "order import jobs", run: async () => (await import("./jobs-backfill")).benchBackfill() },
   { name: "order polling jobs", run: async () => (await import("./polling-scale")).benchPollingScale() },
+  // Not in a plain `npm run bench`: it runs the whole `npm test` (many minutes). Asked for by name only.
+  { name: "devloop", run: async () => (await import("./devloop")).benchDevloop(), onlyByName: true },
 ];
 
 /**
  * `npm run bench -- first-load dev-start` runs only the parts whose name contains one of the words (spaces and
- * dashes alike, any case: pacing, webhook, orders, first-load, dev-start, lighthouse, scale, import, polling); `--no-build`
+ * dashes alike, any case: pacing, webhook, orders, first-load, dev-start, lighthouse, scale, import, polling, devloop;
+ * devloop runs only when named, as it runs the whole `npm test`); `--no-build`
  * reuses the last builds (.next-bench, bench/reference/.next-bench); `--scripts` lists every page's scripts in the
  * first-load part; `--keep-scale-db` keeps the scale part's seeded database for the next run; `--polling-minutes=N`,
  * `--polling-large-minutes=N` and `--polling-stores=1000,10000` shape the polling part (bench/polling-scale.ts).
@@ -89,13 +92,15 @@ async function writeDocs(results: { name: string; result: BenchResult }[], loadA
 }
 
 async function main(): Promise<void> {
-  const selected = only.length ? BENCHES.filter((bench) => only.some((name) => words(bench.name).includes(name))) : BENCHES;
+  const selected = only.length
+    ? BENCHES.filter((bench) => only.some((name) => words(bench.name).includes(name)))
+    : BENCHES.filter((bench) => !bench.onlyByName);
   if (selected.length === 0) {
     console.error(`no benchmark matches ${only.join(", ")}; the parts: ${BENCHES.map((bench) => bench.name).join(", ")}`);
     process.exit(2);
   }
   // The dev start and the job parts need no production build: skip building when only they are asked for.
-  const noBuild = new Set(["dev start", "order import jobs", "order polling jobs"]);
+  const noBuild = new Set(["dev start", "order import jobs", "order polling jobs", "devloop"]);
   const needsBuild = selected.some((bench) => !noBuild.has(bench.name));
   const loadAtStart = machineLoad();
   if (!skipBuild && needsBuild) await buildAll();

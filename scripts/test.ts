@@ -9,12 +9,17 @@
  *   npm test -- --no-e2e                 everything but the build and the browser tests
  *   npm test -- --e2e-only [-- <args>]   only the browser tests, on the existing build; <args> go to Playwright
  *
+ * The browser: PLAYWRIGHT_CHROMIUM_PATH, else Playwright's own build, else a system Chromium or Chrome; when none is
+ * found, Playwright's own is fetched first (`npx playwright install chromium`), so a fresh laptop needs nothing more
+ * than `npm install` (scripts/support/chromium.ts decides, and playwright.config.ts launches the same one).
+ *
  * Servers listen on free ports (tests/e2e/support/servers.ts). Each step runs in a process group of its own and
  * a SIGINT, SIGTERM or SIGHUP to this script is passed on to it, so a killed run leaves nothing running.
  */
 import { readFile, rm } from "node:fs/promises";
 import { openDatabase } from "../db/client";
 import { createScratchDatabase, type ScratchDatabase } from "../db/scratch";
+import { describeChromium, findChromium } from "./support/chromium";
 import { spawnGroup, stopGroupsOnSignals } from "./support/process-group";
 import { migrateDatabase } from "../lib/database/migrate";
 
@@ -81,12 +86,40 @@ async function createE2eDatabase(serverUrl: string): Promise<ScratchDatabase> {
   return scratch;
 }
 
+/**
+ * Before any step, so a browser that cannot be had fails the run in seconds, not after the build. Exits on a
+ * configured path that does not exist or a fetch that fails, saying what to do.
+ */
+async function ensureChromium(): Promise<void> {
+  const choice = findChromium();
+  console.log(describeChromium(choice));
+  if (choice.kind === "configured-missing") {
+    console.error("✗ Point PLAYWRIGHT_CHROMIUM_PATH at a Chromium or Chrome executable, or unset it to let npm test find one.");
+    process.exit(1);
+  }
+  if (choice.kind !== "fetch") return;
+  console.log("\n━━ fetching Playwright's Chromium (npx playwright install chromium; once per machine) ━━");
+  const code = await run({ name: "fetch Chromium", command: "npx", args: ["playwright", "install", "chromium"] });
+  if (code !== 0) {
+    console.error(
+      `\n✗ fetching Chromium failed (exit ${code}). Install Chromium or Chrome and set PLAYWRIGHT_CHROMIUM_PATH to it, ` +
+        "or run `npm test -- --no-e2e` to skip the browser tests.",
+    );
+    process.exit(code);
+  }
+  console.log(
+    "Chromium fetched. If it then fails to start for missing system libraries (a bare Linux), " +
+      "`sudo npx playwright install-deps chromium` installs them.",
+  );
+}
+
 async function main(): Promise<void> {
   const started = Date.now();
   const database = serverUrl ? `PostgreSQL server (${new URL(serverUrl).host})` : "embedded PGlite";
   console.log(`\n▶ npm test on Node ${process.version}, database: ${database}\n`);
 
   stopGroupsOnSignals({ beforeExit: () => console.error("\n✗ stopped by a signal; every step's processes were stopped too") });
+  if (!skipE2e) await ensureChromium();
 
   const steps: Step[] = e2eOnly
     ? []
