@@ -33,7 +33,8 @@ export type WorkerOptions = {
   /** Pages per backfill job (tests use fewer). */
   backfillChunkPages?: number;
   backfillPageSize?: number;
-  /** Told of every job this worker finished (the cron route reports them). */
+  /** Told of every job this worker starts, and of every one it finished (the cron route reports them). */
+  onJobStart?: (name: JobName) => void;
   onJobDone?: (name: JobName, ok: boolean) => void;
 };
 
@@ -57,6 +58,7 @@ export async function startWorker(handle: DatabaseHandle, options: WorkerOptions
     <A extends unknown[], R>(name: JobName, handler: (...args: A) => Promise<R>) =>
     (...args: A): Promise<R> =>
       withSpan("job.run", { "job.kind": name }, async () => {
+        options.onJobStart?.(name);
         const started = performance.now();
         try {
           const result = await handler(...args);
@@ -90,7 +92,7 @@ export async function startWorker(handle: DatabaseHandle, options: WorkerOptions
     } catch (error) {
       // The last attempt's failure is the merchant's to see (and retry); earlier ones only wait for the engine's.
       const final = job.retryCount >= job.retryLimit;
-      const detail = await recordChunkFailure(db, job.data, error, final).catch(() => "unrecorded failure");
+      const detail = await recordChunkFailure(db, error, final).catch(() => "unrecorded failure");
       logger.warn("order import chunk failed", { storeId: job.data.storeId, attempt: job.retryCount + 1, final, error: detail });
       throw new Error(detail);
     }
@@ -107,6 +109,7 @@ export async function startWorker(handle: DatabaseHandle, options: WorkerOptions
     async (jobs) =>
       Promise.all(
         jobs.map(async (job): Promise<JobResult> => {
+          options.onJobStart?.(JOB.poll);
           try {
             const result = await syncStoreOrders(db, job.data.storeId, { platform: options.platform, logger });
             // A failed poll is recorded on the store (order_sync_state.last_error); the next minute's poll tries again.
