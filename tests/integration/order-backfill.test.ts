@@ -98,10 +98,10 @@ describe(`order backfill jobs (${databaseKind()})`, () => {
     );
   }
 
-  async function sender<T>(handle: DatabaseHandle, use: (boss: PgBoss) => Promise<T>): Promise<T> {
+  async function sender<T>(handle: DatabaseHandle, work: (boss: PgBoss) => Promise<T>): Promise<T> {
     const boss = await startBoss(handle);
     try {
-      return await use(boss);
+      return await work(boss);
     } finally {
       await boss.stop({ graceful: false, close: true });
     }
