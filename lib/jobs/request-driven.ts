@@ -7,7 +7,7 @@ import { workUntil, type DrainReport } from "./drain";
  * Jobs worked by the requests that create them, for hosts where no process outlives a request and the scheduler
  * may call at most once a day (Vercel's Hobby plan). The request answers first; then, within the function's time
  * limit (Next's `after()`, lib/jobs/app.ts), it works the ready jobs with the cron route's own drain. A store's
- * import is many chunks: when the deadline comes with jobs still ready and this call did finish some, the work goes
+ * import is many chunks: when the deadline comes with jobs still ready (and not everything this call finished failed), the work goes
  * on in a fresh invocation (`continueElsewhere`: the app asks its own cron route to carry on, which answers at once
  * and works after its answer the same way), so an import of thousands of orders completes in minutes, hop by hop,
  * whether or not the merchant keeps a page open.
@@ -39,9 +39,11 @@ export async function workReadyJobs(handle: DatabaseHandle, options: RequestDriv
     // The minute's polls are the scheduler's: request traffic must not decide how often every store is polled.
     sendDue: false,
   });
-  // Go on only after progress: a job that fails at once and is due again at once must not chain invocations forever.
-  const progressed = Object.values(report.done).some((kind) => kind.ok > 0);
-  if (report.ready === 0 || !progressed || !options.continueElsewhere) return { ...report, continued: false };
+  // Go on unless every job this call finished failed: a job that fails at once and is due again at once must not
+  // chain invocations forever. A call that finished nothing (its deadline went on starting up) goes on.
+  const kinds = Object.values(report.done);
+  const onlyFailures = kinds.some((kind) => kind.failed > 0) && !kinds.some((kind) => kind.ok > 0);
+  if (report.ready === 0 || onlyFailures || !options.continueElsewhere) return { ...report, continued: false };
   try {
     await options.continueElsewhere();
     return { ...report, continued: true };

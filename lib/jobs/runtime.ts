@@ -23,6 +23,12 @@ export type WorkerOptions = {
   /** Stores polled or imported at once by this process; each store's calls are paced by its own budget. */
   concurrency?: number;
   /**
+   * Import chunks this process runs at once (default: half of `concurrency`, at least 1). Polls are due every
+   * minute and imports are not: an install wave's imports, given every loop, delayed the polls of every store
+   * (docs/benchmarks.md, polling during an install wave), so they get a share and the poll loops keep theirs.
+   */
+  importConcurrency?: number;
+  /**
    * Poll jobs each of the `concurrency` poll loops takes at once (one store each, polled side by side). A loop whose
    * batch came back full fetches again at once; otherwise it waits `pollingIntervalSeconds`.
    */
@@ -97,7 +103,8 @@ export async function startWorker(handle: DatabaseHandle, options: WorkerOptions
       throw new Error(detail);
     }
   };
-  await boss.work(JOB.backfill, { ...polling, localConcurrency: concurrency, includeMetadata: true as const }, counted(JOB.backfill, importChunk));
+  const importConcurrency = Math.max(1, options.importConcurrency ?? Math.floor(concurrency / 2));
+  await boss.work(JOB.backfill, { ...polling, localConcurrency: importConcurrency, includeMetadata: true as const }, counted(JOB.backfill, importChunk));
 
   // A poll is mostly waiting on the platform (about 300 ms a call), so each loop takes a batch of stores and polls
   // them side by side: one store a loop with a wait between fetches polled about 250 stores a minute on 2 processes

@@ -191,29 +191,40 @@ describe(`order backfill jobs (${databaseKind()})`, () => {
     let worker: JobWorker | undefined;
     try {
       proxy.calls.length = 0;
-      proxy.delayMs = 1_500;
+      // The old run's second page is held, already signed with the old token, until the re-install has happened.
+      let listCalls = 0;
+      let secondAsked = (): void => {};
+      const asked = new Promise<void>((resolve) => (secondAsked = resolve));
+      let release = (): void => {};
+      const released = new Promise<void>((resolve) => (release = resolve));
+      const holdSecondPage: typeof fetch = async (input, init) => {
+        if (new URL(String(input)).pathname === "/v1/orders" && ++listCalls === 2) {
+          secondAsked();
+          await released;
+        }
+        return fetch(input, init);
+      };
       // Every attempt is the last (the old run's 401 is final, as when its retries ran out): set before the send,
       // which copies the queue's retry limit into the job.
       await sender(handle, (boss) => boss.updateQueue(JOB.backfill, { retryLimit: 0 }));
       worker = await startWorker(handle, {
-        platform: { baseUrl: proxy.url, retry: { maxAttempts: 1 } },
+        platform: { baseUrl: proxy.url, fetch: holdSecondPage, retry: { maxAttempts: 1 } },
         backfillChunkPages: 2,
         pollingIntervalSeconds: 1,
         superviseIntervalSeconds: 1,
       });
       await install(handle, worker.boss);
       const oldRun = (await findBackfill(handle.db, STORE))?.runId;
+      await asked;
       const deadline = Date.now() + 60_000;
-      // The second page is asked for while the first is written, and held by the proxy: re-install meanwhile, so it
-      // reaches the platform with the revoked token.
-      while (orderPageCursors(proxy.calls).length < 2 || ((await findBackfill(handle.db, STORE))?.pages ?? 0) < 1) {
+      while (((await findBackfill(handle.db, STORE))?.pages ?? 0) < 1) {
         if (Date.now() > deadline) throw new Error("the import did not store its first page");
         await new Promise((resolve) => setTimeout(resolve, 20));
       }
       await reinstall(handle, worker.boss);
       const newRun = (await findBackfill(handle.db, STORE))?.runId;
       expect(newRun).not.toBe(oldRun);
-      proxy.delayMs = 0;
+      release();
       await waitForImport(handle, 60_000);
 
       const row = await findBackfill(handle.db, STORE);
@@ -222,9 +233,9 @@ describe(`order backfill jobs (${databaseKind()})`, () => {
       // Two runs, each from the first page: the old one's first page and the new one's.
       expect(orderPageCursors(proxy.calls).filter((cursor) => cursor === "")).toHaveLength(2);
       const failed = await worker.boss.findJobs(JOB.backfill);
-      expect(failed.some((job) => job.state === "failed")).toBe(true);
+      // The old run's chunk did fail for good, on the revoked token.
+      expect(failed.some((job) => job.state === "failed" && /401|revoked|unauthori/i.test(JSON.stringify(job.output)))).toBe(true);
     } finally {
-      proxy.delayMs = 0;
       await worker?.stop(1_000);
       await handle.close();
     }
