@@ -10,8 +10,8 @@
  *
  * `npm run bench -- polling` runs 1,000 then 10,000 stores. `--polling-minutes=5` sets the minutes measured for
  * 1,000 stores, `--polling-large-minutes=N` for 10,000 (default 3: see docs/benchmarks.md), `--polling-stores=1000`
- * only the sizes listed. `--polling-wave=1000` instead installs that many stores in one wave while the workers
- * poll (runPollingWave): each store's order import then runs beside everyone's polls.
+ * only the sizes listed. `npm run bench -- wave` (`--polling-wave=1000`) instead installs that many stores in one
+ * wave while the workers poll (runPollingWave): each store's order import then runs beside everyone's polls.
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
@@ -523,10 +523,11 @@ function describeWave(run: WaveRun): string {
   return `${n(run.stores)} stores installed in one wave over ${s(run.waveS)} (10 a consent, a consent every 5 s), each with ${WAVE_ORDERS_PER_STORE} orders to import; share of the stores installed before each minute that had a poll start in it: ${minutes}; imports done ${n(run.importsDone)} of ${n(run.stores)}; machine load average ${run.loadAvg.toFixed(1)} on ${os.cpus().length} cores.`;
 }
 
-export async function benchPollingScale(): Promise<BenchResult> {
-  const wave = Number(flag("polling-wave") ?? 0);
-  if (wave > 0) {
-    const run = await runPollingWave(wave, Number(flag("polling-minutes") ?? 3));
+/** `npm run bench -- polling-wave`: an install wave of `--polling-wave=N` stores (1,000) while two workers poll. */
+export async function benchPollingWave(): Promise<BenchResult> {
+  const wave = Number(flag("polling-wave") ?? 1_000);
+  {
+    const run = await runPollingWave(wave, Number(flag("polling-wave-minutes") ?? 3));
     console.log(`  ${describeWave(run)}`);
     const after = run.perMinute.slice(-run.minutesAfter);
     const worst = Math.min(...run.perMinute.filter((minute) => minute.installed > 0).map((minute) => (100 * minute.polled) / minute.installed));
@@ -541,6 +542,9 @@ export async function benchPollingScale(): Promise<BenchResult> {
       figures: { waveStores: run.stores, waveWorstMinutePct: Number(worst.toFixed(1)) },
     };
   }
+}
+
+export async function benchPollingScale(): Promise<BenchResult> {
   const sizes = (flag("polling-stores") ?? "1000,10000").split(",").map(Number).filter((value) => value > 0);
   const minutes = Number(flag("polling-minutes") ?? 5);
   const largeMinutes = Number(flag("polling-large-minutes") ?? 3);

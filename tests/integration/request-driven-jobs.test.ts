@@ -57,8 +57,8 @@ describe(`jobs worked by requests (${databaseKind()})`, () => {
 
   it("a new install's import completes from its own request's after-work, hop by hop, with no worker running", async () => {
     proxy.calls.length = 0;
-    // A platform slow enough that one invocation's deadline ends mid-import.
-    proxy.delayMs = 500;
+    // A platform slow enough that one invocation's deadline ends mid-import (eight pages take 8 s at least).
+    proxy.delayMs = 1_000;
     const sender = await startBoss(handle);
     try {
       const minted = emulator.control.mintInstall(STORE);
@@ -79,8 +79,9 @@ describe(`jobs worked by requests (${databaseKind()})`, () => {
     // answer, as the cron route does with CONTINUE_HEADER.
     const hops: Promise<RequestDrivenReport>[] = [];
     const options: RequestDrivenOptions = {
-      deadlineMs: 3_000,
-      handBackMs: 5_000,
+      deadlineMs: 6_000,
+      // A loaded machine may need long to reach the page boundary where a chunk hands back.
+      handBackMs: 20_000,
       platform: { baseUrl: proxy.url },
       continueElsewhere: async () => {
         hops.push(workReadyJobs(handle, options));
