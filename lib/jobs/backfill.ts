@@ -124,9 +124,9 @@ async function runChunkOf(
       pending.catch(() => undefined);
     }
     // A page's orders and the cursor past them commit together: one commit a page instead of one a statement, and
-    // the saved cursor never runs ahead of the stored orders.
-    // The last page's transaction also finishes the run and moves the polling mark: a failure or a kill between
-    // a stored last page and a separate finish left "running, no cursor", which the retry read as the first page.
+    // the saved cursor never runs ahead of the stored orders. The last page's commit also finishes the run and moves
+    // the polling mark: a failure or a kill between a stored last page and a separate finish left "running, no
+    // cursor", which the retry read as the first page.
     const saved = await ctx.db.transaction(async (tx) => {
       let newest: Date | null = null;
       for (const order of result.items) {
