@@ -239,7 +239,7 @@ describe(`order backfill jobs (${databaseKind()})`, () => {
       await worker?.stop(1_000);
       await handle.close();
     }
-  }, 120_000);
+  }, 240_000);
 
   it("a worker killed with SIGKILL mid-import: after a restart the import resumes from the page it reached", async () => {
     const serverUrl = process.env.TEST_DATABASE_URL ?? process.env.DATABASE_URL;
