@@ -10,7 +10,8 @@
  *
  * `npm run bench -- polling` runs 1,000 then 10,000 stores. `--polling-minutes=5` sets the minutes measured for
  * 1,000 stores, `--polling-large-minutes=N` for 10,000 (default 3: see docs/benchmarks.md), `--polling-stores=1000`
- * only the sizes listed.
+ * only the sizes listed. `npm run bench -- wave` (`--polling-wave=1000`) instead installs that many stores in one
+ * wave while the workers poll (runPollingWave): each store's order import then runs beside everyone's polls.
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
@@ -24,6 +25,8 @@ import type { ApiCall } from "@/emulator/src/runtime";
 import { overlappingCalls } from "@/emulator/src/scale";
 import { keyRing } from "@/lib/crypto/token-cipher";
 import { saveInstalledStores } from "@/lib/installs/tokens";
+import { enqueueBackfills } from "@/lib/jobs/backfill";
+import { JOB_SCHEMA, startBoss } from "@/lib/jobs/boss";
 import { benchDatabase, percentile, productionEnv } from "./support";
 import type { BenchResult } from "./types";
 import { migrateDatabase } from "@/lib/database/migrate";
@@ -401,6 +404,143 @@ function table(runs: PollingRun[]): string[] {
     ),
     row("machine load average (1 min) during the run", (run) => `${run.loadAvg.toFixed(1)} on ${os.cpus().length} cores, ${run.machineBusyPct.toFixed(0)}% busy`),
   ];
+}
+
+/** The platform's token endpoint allows 60 calls per 5 minutes; one consent installs up to 10 stores. */
+const WAVE_STORES_PER_CONSENT = 10;
+const WAVE_CONSENT_INTERVAL_MS = 5_000;
+/** Orders each store of the wave has to import: three pages of 50. */
+const WAVE_ORDERS_PER_STORE = 120;
+
+export type WaveRun = {
+  stores: number;
+  waveS: number;
+  /** Per clock minute from the wave's first: stores installed before it, and how many of them had a poll start in it. */
+  perMinute: { installed: number; polled: number; importsDone: number }[];
+  minutesAfter: number;
+  loadAvg: number;
+  importsDone: number;
+};
+
+/**
+ * An install wave: `stores` stores installed at the platform's token pace (10 stores a consent, a consent every 5 s:
+ * 1,000 stores in about 8 minutes) while 2 worker processes poll every installed store once a minute, each install
+ * sending its store's import as the callback does. A store counts as polled in a minute when one of its poll jobs
+ * started in it (pg-boss's job table: the emulator cannot tell a poll's list call from an import's). Measured until
+ * `minutesAfter` whole minutes after the wave's last install.
+ */
+export async function runPollingWave(stores: number, minutesAfter: number): Promise<WaveRun> {
+  const scratch = await benchDatabase("bench_polling_wave");
+  const database = await openDatabase({ url: scratch.url });
+  const emulator = await startEmulator({ port: 0, appUrl: "http://localhost:3999", dataFile: null, autoTick: false, quiet: true });
+  const admin = postgres(scratch.url, { max: 1, onnotice: () => {} });
+  const workers: ChildProcess[] = [];
+  const workerWarnings: string[] = [];
+  const sender = await (async () => {
+    await database.migrate();
+    return startBoss(database);
+  })();
+  try {
+    const minted = emulator.control.mintStores({ count: stores, ordersPerStore: WAVE_ORDERS_PER_STORE });
+    emulator.ctx.state.deliveries.length = 0;
+    emulator.control.setApiSettings({ latencyMs: LATENCY_MS, recordCalls: false });
+    const ring = keyRing(TOKEN_KEY);
+    const platformUrl = `http://127.0.0.1:${emulator.port}`;
+    const env: NodeJS.ProcessEnv = {
+      ...productionEnv(scratch.url, 0),
+      SVC_AUTH_URL: platformUrl,
+      SVC_API_URL: platformUrl,
+      TOKEN_ENCRYPTION_KEY: TOKEN_KEY,
+      JOBS_WORKER: "off",
+      LOG_LEVEL: "warn",
+    };
+    for (let i = 0; i < WORKERS; i++) workers.push(startWorkerProcess(env, workerWarnings));
+    // The wave starts on a clock minute, once the workers run.
+    const waveStart = Math.ceil((Date.now() + 15_000) / 60_000) * 60_000;
+    while (Date.now() < waveStart) await sleep(Math.min(1_000, waveStart - Date.now()));
+    const installedAt = new Map<number, number>();
+    const loads: number[] = [];
+    for (let start = 0; start < minted.length; start += WAVE_STORES_PER_CONSENT) {
+      const due = waveStart + (start / WAVE_STORES_PER_CONSENT) * WAVE_CONSENT_INTERVAL_MS;
+      while (Date.now() < due) await sleep(Math.min(1_000, due - Date.now()));
+      const consent = minted.slice(start, start + WAVE_STORES_PER_CONSENT);
+      await database.db.transaction(async (tx) => {
+        const saved = await saveInstalledStores(tx, { scopes: ["orders:read"], stores: consent }, { ring });
+        await enqueueBackfills(sender, tx, saved.map((row) => row.storeId));
+      });
+      for (const store of consent) installedAt.set(store.storeId, Date.now());
+      if (start % 100 === 0) loads.push(os.loadavg()[0]!);
+      const exited = workers.find((worker) => worker.exitCode !== null);
+      if (exited) throw new Error(`a worker exited with ${exited.exitCode}: ${workerWarnings.slice(-3).join(" | ")}`);
+    }
+    const waveEnd = Date.now();
+    const measureEnd = (Math.floor(waveEnd / 60_000) + 1 + minutesAfter) * 60_000;
+    while (Date.now() < measureEnd + 3_000) {
+      await sleep(5_000);
+      loads.push(os.loadavg()[0]!);
+    }
+    const polls = await admin<{ key: string; started: Date }[]>`
+      select singleton_key as key, started_on as started from ${admin(JOB_SCHEMA)}.job
+       where name = 'orders-poll' and started_on is not null`;
+    const imports = await admin<{ store: number; finished: Date }[]>`
+      select store_id as store, finished_at as finished from order_backfills where status = 'done'`;
+    const perMinute: WaveRun["perMinute"] = [];
+    for (let from = waveStart; from < measureEnd; from += 60_000) {
+      // Stores installed before the minute's fan-out: their poll is due in it.
+      const due = new Set([...installedAt].filter(([, at]) => at < from).map(([storeId]) => storeId));
+      const polled = new Set(
+        polls.filter((row) => row.started.getTime() >= from && row.started.getTime() < from + 60_000).map((row) => Number(row.key)),
+      );
+      perMinute.push({
+        installed: due.size,
+        polled: [...due].filter((storeId) => polled.has(storeId)).length,
+        importsDone: imports.filter((row) => row.finished.getTime() < from + 60_000).length,
+      });
+    }
+    return {
+      stores,
+      waveS: (waveEnd - waveStart) / 1000,
+      perMinute,
+      minutesAfter,
+      loadAvg: loads.reduce((sum, value) => sum + value, 0) / Math.max(1, loads.length),
+      importsDone: imports.length,
+    };
+  } finally {
+    await Promise.all(workers.map(stopWorkerProcess));
+    await sender.stop({ graceful: false, close: true });
+    await admin.end({ timeout: 5 });
+    await emulator.close();
+    await database.close();
+    await scratch.drop();
+  }
+}
+
+function describeWave(run: WaveRun): string {
+  const minutes = run.perMinute
+    .map((minute, index) =>
+      minute.installed ? `min ${index + 1}: ${((100 * minute.polled) / minute.installed).toFixed(1)}% of ${n(minute.installed)} (imports done ${n(minute.importsDone)})` : `min ${index + 1}: none installed yet`,
+    )
+    .join("; ");
+  return `${n(run.stores)} stores installed in one wave over ${s(run.waveS)} (10 a consent, a consent every 5 s), each with ${WAVE_ORDERS_PER_STORE} orders to import; share of the stores installed before each minute that had a poll start in it: ${minutes}; imports done ${n(run.importsDone)} of ${n(run.stores)}; machine load average ${run.loadAvg.toFixed(1)} on ${os.cpus().length} cores.`;
+}
+
+/** `npm run bench -- polling-wave`: an install wave of `--polling-wave=N` stores (1,000) while two workers poll. */
+export async function benchPollingWave(): Promise<BenchResult> {
+  const wave = Number(flag("polling-wave") ?? 1_000);
+  const run = await runPollingWave(wave, Number(flag("polling-wave-minutes") ?? 3));
+  console.log(`  ${describeWave(run)}`);
+  const after = run.perMinute.slice(-run.minutesAfter);
+  const worst = Math.min(...run.perMinute.filter((minute) => minute.installed > 0).map((minute) => (100 * minute.polled) / minute.installed));
+  return {
+    title: "polling at scale during an install wave (jobs)",
+    lines: [
+      `${WORKERS} worker processes (npm run worker, each keeping the schedules) on a scratch database on the machine's PostgreSQL; the emulator answers every API call after ${LATENCY_MS} ms.`,
+      describeWave(run),
+      `Target: at least 99% of the installed stores polled in every minute, during the wave and after it (worst minute here ${worst.toFixed(1)}%; the ${after.length} minutes after the wave: ${after.map((minute) => `${((100 * minute.polled) / Math.max(1, minute.installed)).toFixed(1)}%`).join(", ")}).`,
+    ],
+    details: [],
+    figures: { waveStores: run.stores, waveWorstMinutePct: Number(worst.toFixed(1)) },
+  };
 }
 
 export async function benchPollingScale(): Promise<BenchResult> {

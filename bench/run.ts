@@ -25,6 +25,7 @@ const BENCHES: Bench[] = [
   { name: "scale", run: async () => (await import("./scale")).benchScale() },
   { name: "order import jobs", run: async () => (await import("./jobs-backfill")).benchBackfill() },
   { name: "order polling jobs", run: async () => (await import("./polling-scale")).benchPollingScale() },
+  { name: "order polling wave", run: async () => (await import("./polling-scale")).benchPollingWave() },
   // Not in a plain `npm run bench`: it runs the whole `npm test` (many minutes). Asked for by name only.
   { name: "devloop", run: async () => (await import("./devloop")).benchDevloop(), onlyByName: true },
 ];
@@ -35,7 +36,8 @@ const BENCHES: Bench[] = [
  * devloop runs only when named, as it runs the whole `npm test`); `--no-build`
  * reuses the last builds (.next-bench, bench/reference/.next-bench); `--scripts` lists every page's scripts in the
  * first-load part; `--keep-scale-db` keeps the scale part's seeded database for the next run; `--polling-minutes=N`,
- * `--polling-large-minutes=N` and `--polling-stores=1000,10000` shape the polling part (bench/polling-scale.ts).
+ * `--polling-large-minutes=N` and `--polling-stores=1000,10000` shape the polling part (bench/polling-scale.ts);
+ * `--polling-wave=N` (default 1,000) and `--polling-wave-minutes=N` (default 3) the install-wave part.
  */
 const words = (text: string) => text.toLowerCase().replace(/[-_\s]+/g, " ").trim();
 const only = process.argv
@@ -100,7 +102,7 @@ async function main(): Promise<void> {
     process.exit(2);
   }
   // The dev start and the job parts need no production build: skip building when only they are asked for.
-  const noBuild = new Set(["dev start", "order import jobs", "order polling jobs", "devloop"]);
+  const noBuild = new Set(["dev start", "order import jobs", "order polling jobs", "order polling wave", "devloop"]);
   const needsBuild = selected.some((bench) => !noBuild.has(bench.name));
   const loadAtStart = machineLoad();
   if (!skipBuild && needsBuild) await buildAll();

@@ -192,8 +192,9 @@ const ENV_VARIABLES = {
   },
   /**
    * Whether the app's own process works the job queue (lib/jobs). `inline` suits one process; `off` when
-   * `npm run worker` runs apart, or on a serverless host (the cron route works the queue). The embedded database
-   * always works inline: no second process may open its folder.
+   * `npm run worker` runs apart, or the cron route works the queue every minute; `requests` on a serverless host
+   * whose scheduler may run only daily: the requests that create jobs work them after their answer
+   * (lib/jobs/request-driven.ts). The embedded database always works inline: no second process may open its folder.
    */
   /** Port where `npm run worker` serves its own /metrics (same bearer as METRICS_SECRET; off while that is unset). */
   WORKER_METRICS_PORT: {
@@ -212,9 +213,9 @@ const ENV_VARIABLES = {
     fix: "use 127.0.0.1 (this machine only) or the address of the interface the scraper reaches",
   },
   JOBS_WORKER: {
-    schema: z.enum(["inline", "off"], { error: "must be inline or off" }).default("inline"),
+    schema: z.enum(["inline", "off", "requests"], { error: "must be inline, off or requests" }).default("inline"),
     setting: "optional",
-    fix: "use inline (the app's process works the job queue) or off (npm run worker or the cron route does)",
+    fix: "use inline (the app's process works the job queue), off (npm run worker or the cron route does) or requests (a serverless host: the requests that create jobs work them after their answer)",
   },
   LOG_LEVEL: {
     schema: z.enum(["debug", "info", "warn", "error"]).default("info"),

@@ -57,34 +57,37 @@ export async function savePage(
 
 /**
  * The import read its last page: it is done, and only now does the polling mark move up to the newest order it
- * saw (every order below it is stored). One transaction, so the two never disagree.
+ * saw (every order below it is stored). Called inside the transaction that stores that last page (savePage), so
+ * the page, the finish and the mark commit together: a failure or a kill at that moment leaves the run at its
+ * last saved cursor, never at "no cursor, still running", which a retry would read as the first page.
  */
-export async function finishBackfill(db: DbOrTx, input: { storeId: number; runId: string; at: Date }): Promise<boolean> {
-  return db.transaction(async (tx) => {
-    const [row] = await tx
-      .update(orderBackfills)
-      .set({ status: "done", cursor: null, finishedAt: input.at, lastError: null, updatedAt: input.at })
-      .where(and(eq(orderBackfills.storeId, input.storeId), eq(orderBackfills.runId, input.runId), eq(orderBackfills.status, "running")))
-      .returning();
-    if (!row) return false;
-    const mark = row.newestCreatedAt?.toISOString() ?? null;
-    await tx
-      .insert(orderSyncState)
-      .values({ storeId: input.storeId, sinceCursor: row.newestCreatedAt, lastSyncedAt: input.at, lastError: null, updatedAt: input.at })
-      .onConflictDoUpdate({
-        target: orderSyncState.storeId,
-        set: {
-          sinceCursor: sql`greatest(${orderSyncState.sinceCursor}, ${mark}::timestamptz)`,
-          lastSyncedAt: input.at,
-          lastError: null,
-          updatedAt: input.at,
-        },
-      });
-    return true;
-  });
+export async function finishBackfill(tx: DbOrTx, input: { storeId: number; runId: string; at: Date }): Promise<boolean> {
+  const [row] = await tx
+    .update(orderBackfills)
+    .set({ status: "done", cursor: null, finishedAt: input.at, lastError: null, updatedAt: input.at })
+    .where(and(eq(orderBackfills.storeId, input.storeId), eq(orderBackfills.runId, input.runId), eq(orderBackfills.status, "running")))
+    .returning();
+  if (!row) return false;
+  const mark = row.newestCreatedAt?.toISOString() ?? null;
+  await tx
+    .insert(orderSyncState)
+    .values({ storeId: input.storeId, sinceCursor: row.newestCreatedAt, lastSyncedAt: input.at, lastError: null, updatedAt: input.at })
+    .onConflictDoUpdate({
+      target: orderSyncState.storeId,
+      set: {
+        sinceCursor: sql`greatest(${orderSyncState.sinceCursor}, ${mark}::timestamptz)`,
+        lastSyncedAt: input.at,
+        lastError: null,
+        updatedAt: input.at,
+      },
+    });
+  return true;
 }
 
-/** A short, secret-free reason; with `failed` the retries ran out and the merchant is offered a retry. */
+/**
+ * A short, secret-free reason for one run; with `failed` the retries ran out and the merchant is offered a retry.
+ * Only that run, and only while it runs: an older run's failure never touches the run a re-install started.
+ */
 export async function noteBackfillError(
   db: DbOrTx,
   input: { storeId: number; runId: string; error: string; failed: boolean; at: Date },
@@ -92,7 +95,7 @@ export async function noteBackfillError(
   await db
     .update(orderBackfills)
     .set({ lastError: input.error, updatedAt: input.at, ...(input.failed ? { status: "failed" } : {}) })
-    .where(and(eq(orderBackfills.storeId, input.storeId), eq(orderBackfills.runId, input.runId)));
+    .where(and(eq(orderBackfills.storeId, input.storeId), eq(orderBackfills.runId, input.runId), eq(orderBackfills.status, "running")));
 }
 
 /** The merchant asked to try a failed import again: it goes on from its saved cursor. */

@@ -1,20 +1,60 @@
 import "server-only";
+import { after } from "next/server";
 import type { PgBoss } from "pg-boss";
 import { getDatabase } from "@/lib/database/app-database";
 import { env } from "@/lib/env";
 import { log } from "@/lib/log";
 import { startBoss } from "./boss";
+import { CONTINUE_HEADER, workReadyJobs } from "./request-driven";
 import { startWorker } from "./runtime";
 
 /**
  * The app process's job engine, one per process (kept on globalThis like the database, so dev reloads reuse it).
  * On the embedded database, or with JOBS_WORKER=inline, it is a worker that also keeps the schedules; otherwise it
- * only sends jobs, and `npm run worker` or the cron route works them.
+ * only sends jobs, and `npm run worker`, the cron route or (JOBS_WORKER=requests) the requests that create jobs
+ * work them.
  */
 const globalForJobs = globalThis as unknown as { appJobs?: Promise<PgBoss> };
 
 export function runsInlineWorker(): boolean {
   return !env.DATABASE_URL || env.JOBS_WORKER === "inline";
+}
+
+/** JOBS_WORKER=requests: no process of the app's own works the queue; requests do, after their answer. */
+export function worksAfterRequests(): boolean {
+  return Boolean(env.DATABASE_URL) && env.JOBS_WORKER === "requests";
+}
+
+/**
+ * Called by a request that created jobs (an install's import, a retried import) or shows one running: on a host
+ * in JOBS_WORKER=requests mode, once the answer is sent, work the ready jobs within the function's time limit
+ * (lib/jobs/request-driven.ts), and hand what is left to a fresh invocation of the cron route. Elsewhere a worker
+ * takes the jobs and this does nothing.
+ */
+export function workJobsAfterResponse(): void {
+  if (!worksAfterRequests()) return;
+  after(async () => {
+    try {
+      const report = await workReadyJobs(await getDatabase(), {
+        continueElsewhere: env.CRON_SECRET ? continueInCronRoute : undefined,
+        logger: log.with({ component: "jobs" }),
+      });
+      log.info("jobs worked after a response", { component: "jobs", ranMs: report.ranMs, ready: report.ready, continued: report.continued });
+    } catch (error) {
+      log.warn("jobs after a response failed", { component: "jobs", error: error instanceof Error ? error.message : "unknown" });
+    }
+  });
+}
+
+/** Asks the app's own cron route to carry on after its answer (it answers 202 at once). */
+export async function continueInCronRoute(): Promise<void> {
+  const answer = await fetch(new URL("/api/cron/jobs", env.APP_URL), {
+    method: "POST",
+    headers: { authorization: `Bearer ${env.CRON_SECRET}`, [CONTINUE_HEADER]: "1" },
+    signal: AbortSignal.timeout(10_000),
+  });
+  await answer.body?.cancel();
+  if (answer.status !== 202) throw new Error(`the cron route answered ${answer.status}`);
 }
 
 export function getJobs(): Promise<PgBoss> {

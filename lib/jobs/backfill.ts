@@ -66,13 +66,40 @@ export type BackfillContext = {
   now?: () => Date;
 };
 
+/**
+ * A chunk's failure, with the run it was working: the failure is that run's, whatever run the store's row holds by
+ * the time it is recorded (a re-install meanwhile starts a new one, which the old token's 401 must not fail).
+ */
+export class ChunkFailure extends Error {
+  constructor(
+    readonly run: { storeId: number; runId: string },
+    readonly reason: unknown,
+  ) {
+    super(reason instanceof Error ? reason.message : "order import chunk failed", { cause: reason });
+    this.name = "ChunkFailure";
+  }
+}
+
 export async function runBackfillChunk(ctx: BackfillContext, job: BackfillJob): Promise<ChunkOutcome> {
-  const now = ctx.now ?? (() => new Date());
-  const logger = ctx.logger.with({ storeId: job.storeId, job: JOB.backfill });
   const row = await findBackfill(ctx.db, job.storeId);
   // Finished, or given up (the merchant's retry sends a new job): nothing to do.
   if (!row || row.status !== "running") return "stale";
   const run = { storeId: job.storeId, runId: row.runId };
+  try {
+    return await runChunkOf(ctx, row, run);
+  } catch (error) {
+    throw new ChunkFailure(run, error);
+  }
+}
+
+async function runChunkOf(
+  ctx: BackfillContext,
+  row: { cursor: string | null; pages: number },
+  run: { storeId: number; runId: string },
+): Promise<ChunkOutcome> {
+  const job: BackfillJob = { storeId: run.storeId };
+  const now = ctx.now ?? (() => new Date());
+  const logger = ctx.logger.with({ storeId: job.storeId, job: JOB.backfill });
   const install = await findInstall(ctx.db, job.storeId);
   const unusable = install ? canPoll(install) : "not installed";
   if (unusable) {
@@ -97,7 +124,9 @@ export async function runBackfillChunk(ctx: BackfillContext, job: BackfillJob): 
       pending.catch(() => undefined);
     }
     // A page's orders and the cursor past them commit together: one commit a page instead of one a statement, and
-    // the saved cursor never runs ahead of the stored orders.
+    // the saved cursor never runs ahead of the stored orders. The last page's commit also finishes the run and moves
+    // the polling mark: a failure or a kill between a stored last page and a separate finish left "running, no
+    // cursor", which the retry read as the first page.
     const saved = await ctx.db.transaction(async (tx) => {
       let newest: Date | null = null;
       for (const order of result.items) {
@@ -105,12 +134,14 @@ export async function runBackfillChunk(ctx: BackfillContext, job: BackfillJob): 
         await upsertOrder(tx, job.storeId, order);
         if (!newest || order.createdAt > newest) newest = order.createdAt;
       }
-      return savePage(tx, { ...run, cursor: next, imported: result.items.length, newest, at: now() });
+      const at = now();
+      if (!(await savePage(tx, { ...run, cursor: next, imported: result.items.length, newest, at }))) return false;
+      if (next === null) await finishBackfill(tx, { ...run, at });
+      return true;
     });
     // A re-install reset the row meanwhile: that run's own job takes over from the first page.
     if (!saved) return "stale";
     if (next === null) {
-      await finishBackfill(ctx.db, { ...run, at: now() });
       logger.info("order import done", { pages: row.pages + page + 1 });
       return "done";
     }
@@ -121,10 +152,13 @@ export async function runBackfillChunk(ctx: BackfillContext, job: BackfillJob): 
   return "continued";
 }
 
-/** Called when a chunk failed: the reason is shown to the merchant; `final` when no retry is left. */
-export async function recordChunkFailure(db: Db, job: BackfillJob, error: unknown, final: boolean, at = new Date()): Promise<string> {
-  const detail = describeFailure(error);
-  const row = await findBackfill(db, job.storeId);
-  if (row) await noteBackfillError(db, { storeId: job.storeId, runId: row.runId, error: detail, failed: final, at });
+/**
+ * Called when a chunk failed: the reason is shown to the merchant on the run that failed, and `final` (no retry
+ * left) marks that run failed. A failure before the chunk read its run (the database) has no run to charge.
+ */
+export async function recordChunkFailure(db: Db, error: unknown, final: boolean, at = new Date()): Promise<string> {
+  const cause = error instanceof ChunkFailure ? error.reason : error;
+  const detail = describeFailure(cause);
+  if (error instanceof ChunkFailure) await noteBackfillError(db, { ...error.run, error: detail, failed: final, at });
   return detail;
 }

@@ -23,6 +23,12 @@ export type WorkerOptions = {
   /** Stores polled or imported at once by this process; each store's calls are paced by its own budget. */
   concurrency?: number;
   /**
+   * Import chunks this process runs at once (default: half of `concurrency`, at least 1). Polls are due every
+   * minute and imports are not: an install wave's imports, given every loop, delayed the polls of every store
+   * (docs/benchmarks.md, polling during an install wave), so they get a share and the poll loops keep theirs.
+   */
+  importConcurrency?: number;
+  /**
    * Poll jobs each of the `concurrency` poll loops takes at once (one store each, polled side by side). A loop whose
    * batch came back full fetches again at once; otherwise it waits `pollingIntervalSeconds`.
    */
@@ -33,7 +39,8 @@ export type WorkerOptions = {
   /** Pages per backfill job (tests use fewer). */
   backfillChunkPages?: number;
   backfillPageSize?: number;
-  /** Told of every job this worker finished (the cron route reports them). */
+  /** Told of every job this worker starts, and of every one it finished (the cron route reports them). */
+  onJobStart?: (name: JobName) => void;
   onJobDone?: (name: JobName, ok: boolean) => void;
 };
 
@@ -57,6 +64,7 @@ export async function startWorker(handle: DatabaseHandle, options: WorkerOptions
     <A extends unknown[], R>(name: JobName, handler: (...args: A) => Promise<R>) =>
     (...args: A): Promise<R> =>
       withSpan("job.run", { "job.kind": name }, async () => {
+        options.onJobStart?.(name);
         const started = performance.now();
         try {
           const result = await handler(...args);
@@ -90,12 +98,13 @@ export async function startWorker(handle: DatabaseHandle, options: WorkerOptions
     } catch (error) {
       // The last attempt's failure is the merchant's to see (and retry); earlier ones only wait for the engine's.
       const final = job.retryCount >= job.retryLimit;
-      const detail = await recordChunkFailure(db, job.data, error, final).catch(() => "unrecorded failure");
+      const detail = await recordChunkFailure(db, error, final).catch(() => "unrecorded failure");
       logger.warn("order import chunk failed", { storeId: job.data.storeId, attempt: job.retryCount + 1, final, error: detail });
       throw new Error(detail);
     }
   };
-  await boss.work(JOB.backfill, { ...polling, localConcurrency: concurrency, includeMetadata: true as const }, counted(JOB.backfill, importChunk));
+  const importConcurrency = Math.max(1, options.importConcurrency ?? Math.floor(concurrency / 2));
+  await boss.work(JOB.backfill, { ...polling, localConcurrency: importConcurrency, includeMetadata: true as const }, counted(JOB.backfill, importChunk));
 
   // A poll is mostly waiting on the platform (about 300 ms a call), so each loop takes a batch of stores and polls
   // them side by side: one store a loop with a wait between fetches polled about 250 stores a minute on 2 processes
@@ -107,6 +116,7 @@ export async function startWorker(handle: DatabaseHandle, options: WorkerOptions
     async (jobs) =>
       Promise.all(
         jobs.map(async (job): Promise<JobResult> => {
+          options.onJobStart?.(JOB.poll);
           try {
             const result = await syncStoreOrders(db, job.data.storeId, { platform: options.platform, logger });
             // A failed poll is recorded on the store (order_sync_state.last_error); the next minute's poll tries again.

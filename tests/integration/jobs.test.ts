@@ -148,7 +148,8 @@ describe(`jobs (${databaseKind()})`, () => {
       });
       expect(failed).toMatchObject({ pages: 1, imported: 50 });
       expect(failed.lastError).toMatch(/503/);
-      expect((await queueStats(sender)).find((row) => row.name === JOB.backfill)?.failed).toBe(1);
+      // The row is marked before the engine fails the job: wait for the engine too.
+      await until("the job failed", async () => (await queueStats(sender)).find((row) => row.name === JOB.backfill)?.failed === 1);
       const [error] = await lastErrors(sender);
       expect(error).toMatchObject({ name: JOB.backfill, key: "101", state: "failed" });
       expect(error?.error).toMatch(/503/);

@@ -3,7 +3,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { count, eq } from "drizzle-orm";
+import { count, eq, sql } from "drizzle-orm";
 import { openDatabase, type DatabaseHandle } from "@/db/client";
 import { findBackfill } from "@/db/queries/backfills";
 import { findSyncState } from "@/db/queries/sync-state";
@@ -68,6 +68,46 @@ describe(`order backfill jobs (${databaseKind()})`, () => {
     });
   }
 
+  /** Re-installs the store as a second consent does: a new token (the old one is revoked) and a new import run. */
+  async function reinstall(handle: DatabaseHandle, boss: PgBoss): Promise<void> {
+    const minted = emulator.control.mintInstall(STORE);
+    await handle.db.transaction(async (tx) => {
+      const saved = await saveInstalledStores(tx, {
+        scopes: ["orders:read"],
+        stores: [{ storeId: STORE, storeName: "Amina Couture", installId: minted.installId, accessToken: minted.accessToken }],
+      });
+      await enqueueBackfills(boss, tx, saved.map((row) => row.storeId));
+    });
+  }
+
+  /**
+   * A database fault at the moment the import finishes: the first write of the polling mark raises, once. The
+   * finish writes the mark right after the last page is stored.
+   */
+  async function failFirstMarkWrite(handle: DatabaseHandle, how: "raise" | "sleep"): Promise<void> {
+    const act = how === "raise" ? "raise exception 'injected fault at the finish'" : "perform pg_sleep(120)";
+    await handle.db.execute(sql.raw("create sequence if not exists test_mark_writes"));
+    await handle.db.execute(
+      sql.raw(`create or replace function test_fail_mark() returns trigger language plpgsql as $$
+        begin
+          if nextval('test_mark_writes') = 1 then ${act}; end if;
+          return new;
+        end $$`),
+    );
+    await handle.db.execute(
+      sql.raw("create trigger test_fail_mark before insert or update on order_sync_state for each row execute function test_fail_mark()"),
+    );
+  }
+
+  async function sender<T>(handle: DatabaseHandle, work: (boss: PgBoss) => Promise<T>): Promise<T> {
+    const boss = await startBoss(handle);
+    try {
+      return await work(boss);
+    } finally {
+      await boss.stop({ graceful: false, close: true });
+    }
+  }
+
   async function waitForImport(handle: DatabaseHandle, timeoutMs: number): Promise<void> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
@@ -117,6 +157,92 @@ describe(`order backfill jobs (${databaseKind()})`, () => {
       await handle.close();
     }
   }, 120_000);
+
+  it("a failure between the last page and the finish: the retry finishes from the last saved page, counters once", async () => {
+    const handle = await createTestDatabase();
+    let worker: JobWorker | undefined;
+    try {
+      await failFirstMarkWrite(handle, "raise");
+      proxy.calls.length = 0;
+      worker = await startWorker(handle, {
+        platform: { baseUrl: proxy.url, retry: { maxAttempts: 1 } },
+        backfillChunkPages: 2,
+        pollingIntervalSeconds: 1,
+        superviseIntervalSeconds: 1,
+      });
+      await install(handle, worker.boss);
+      await waitForImport(handle, 60_000);
+
+      const cursors = orderPageCursors(proxy.calls);
+      // The first page was read once: the last page's retry read that page again, never the import from the start.
+      expect(cursors.filter((cursor) => cursor === "")).toHaveLength(1);
+      expect(cursors).toHaveLength(5);
+      expect(cursors[3]).toBe(cursors[4]);
+      expect(await storedCount(handle)).toBe(platformCount());
+      expect(await findBackfill(handle.db, STORE)).toMatchObject({ status: "done", pages: 4, imported: platformCount(), cursor: null });
+      expect((await findSyncState(handle.db, STORE))?.sinceCursor?.getTime()).toBe(newestCreatedAt());
+    } finally {
+      await worker?.stop(1_000);
+      await handle.close();
+    }
+  }, 120_000);
+
+  it("a re-install while the old run's last attempt is in flight: the old token's 401 fails nothing of the new run, which imports", async () => {
+    const handle = await createTestDatabase();
+    let worker: JobWorker | undefined;
+    try {
+      proxy.calls.length = 0;
+      // The old run's second page is held, already signed with the old token, until the re-install has happened.
+      let listCalls = 0;
+      let secondAsked = (): void => {};
+      const asked = new Promise<void>((resolve) => (secondAsked = resolve));
+      let release = (): void => {};
+      const released = new Promise<void>((resolve) => (release = resolve));
+      const holdSecondPage: typeof fetch = async (input, init) => {
+        if (new URL(String(input)).pathname === "/v1/orders" && ++listCalls === 2) {
+          secondAsked();
+          await released;
+        }
+        return fetch(input, init);
+      };
+      // Every attempt is the last (the old run's 401 is final, as when its retries ran out): set before the send,
+      // which copies the queue's retry limit into the job.
+      await sender(handle, (boss) => boss.updateQueue(JOB.backfill, { retryLimit: 0 }));
+      worker = await startWorker(handle, {
+        platform: { baseUrl: proxy.url, fetch: holdSecondPage, retry: { maxAttempts: 1 } },
+        backfillChunkPages: 2,
+        pollingIntervalSeconds: 1,
+        superviseIntervalSeconds: 1,
+      });
+      await install(handle, worker.boss);
+      // Only the old run's job has no retry left: the new run's may retry (a loaded machine times calls out).
+      await worker.boss.updateQueue(JOB.backfill, { retryLimit: 8 });
+      const oldRun = (await findBackfill(handle.db, STORE))?.runId;
+      await asked;
+      const deadline = Date.now() + 60_000;
+      while (((await findBackfill(handle.db, STORE))?.pages ?? 0) < 1) {
+        if (Date.now() > deadline) throw new Error("the import did not store its first page");
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      await reinstall(handle, worker.boss);
+      const newRun = (await findBackfill(handle.db, STORE))?.runId;
+      expect(newRun).not.toBe(oldRun);
+      release();
+      await waitForImport(handle, 60_000);
+
+      const row = await findBackfill(handle.db, STORE);
+      expect(row).toMatchObject({ runId: newRun, status: "done", pages: 4, lastError: null });
+      expect(await storedCount(handle)).toBe(platformCount());
+      // Two runs, each from the first page: the old one's first page and the new one's.
+      expect(orderPageCursors(proxy.calls).filter((cursor) => cursor === "")).toHaveLength(2);
+      const failed = await worker.boss.findJobs(JOB.backfill);
+      // The old run's chunk did fail for good, on the revoked token.
+      expect(failed.some((job) => job.state === "failed" && /401|revoked|unauthori/i.test(JSON.stringify(job.output)))).toBe(true);
+    } finally {
+      await worker?.stop(1_000);
+      await handle.close();
+    }
+  }, 240_000);
 
   it("a worker killed with SIGKILL mid-import: after a restart the import resumes from the page it reached", async () => {
     const serverUrl = process.env.TEST_DATABASE_URL ?? process.env.DATABASE_URL;
@@ -173,6 +299,76 @@ describe(`order backfill jobs (${databaseKind()})`, () => {
       expect(afterRestart[0]).toBe(reached?.cursor);
       expect(beforeKill.slice(1)).toContain(afterRestart[0]);
       expect(orderPageCursors(proxy.calls).filter((cursor) => cursor === "")).toHaveLength(1);
+      expect((await findSyncState(handle.db, STORE))?.sinceCursor?.getTime()).toBe(newestCreatedAt());
+    } finally {
+      await worker?.stop(1_000);
+      await handle.close().catch(() => undefined);
+      await scratch?.drop();
+      if (folder) await rm(folder, { recursive: true, force: true });
+    }
+  }, 180_000);
+
+  it("a worker killed with SIGKILL between storing the last page and finishing: the import finishes once, never from page 1", async () => {
+    const serverUrl = process.env.TEST_DATABASE_URL ?? process.env.DATABASE_URL;
+    const folder = serverUrl ? null : await mkdtemp(path.join(tmpdir(), "starter-backfill-"));
+    const scratch = serverUrl ? await createScratchDatabase(serverUrl, "starter_test") : null;
+    const target = scratch ? scratch.url : path.join(folder!, "db");
+    const open = () => openDatabase(scratch ? { url: target } : { embedded: target });
+    let handle = await open();
+    let worker: JobWorker | undefined;
+    try {
+      await handle.migrate();
+      // The finish's first write of the polling mark hangs: the child is killed while it waits there.
+      await failFirstMarkWrite(handle, "sleep");
+      await sender(handle, (boss) => install(handle, boss));
+      if (!scratch) await handle.close();
+
+      proxy.calls.length = 0;
+      proxy.delayMs = 300;
+      const child = spawn(process.execPath, ["--import", "tsx", "--conditions=react-server", "tests/helpers/jobs-worker-child.ts"], {
+        env: { ...process.env, JOBS_CHILD_DB: target, JOBS_CHILD_API: proxy.url },
+        stdio: ["ignore", "pipe", "pipe"],
+      });
+      const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+      const deadline = Date.now() + 60_000;
+      while (orderPageCursors(proxy.calls).length < 4) {
+        if (Date.now() > deadline || child.exitCode !== null) throw new Error("the child worker did not reach the last page");
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      if (scratch) {
+        // On a server the wait is visible: kill the child once it sleeps in the mark's write.
+        for (;;) {
+          const result = await handle.db.execute(sql`select count(*)::int as n from pg_stat_activity where wait_event = 'PgSleep' and datname = current_database()`);
+          if (Number((result as unknown as { rows?: { n: number }[] }).rows?.[0]?.n ?? (result as unknown as { n: number }[])[0]?.n) > 0) break;
+          if (Date.now() > deadline) throw new Error("the child never reached the finish");
+          await new Promise((resolve) => setTimeout(resolve, 50));
+        }
+      } else {
+        // The embedded folder is the child's alone: the last page's answer and its 50 writes take well under this.
+        await new Promise((resolve) => setTimeout(resolve, 5_000));
+      }
+      child.kill("SIGKILL");
+      await exited;
+      proxy.delayMs = 0;
+      // A server notices a dead client only when it next talks to it: end the orphaned sleep as it eventually would.
+      if (scratch) await handle.db.execute(sql`select pg_terminate_backend(pid) from pg_stat_activity where wait_event = 'PgSleep' and datname = current_database()`);
+
+      if (!scratch) handle = await open();
+      await handle.db.execute(sql`drop trigger test_fail_mark on order_sync_state`);
+      expect((await findBackfill(handle.db, STORE))?.status).toBe("running");
+      worker = await startWorker(handle, {
+        platform: { baseUrl: proxy.url },
+        backfillChunkPages: 2,
+        pollingIntervalSeconds: 1,
+        superviseIntervalSeconds: 1,
+      });
+      await waitForImport(handle, 90_000);
+
+      const cursors = orderPageCursors(proxy.calls);
+      expect(cursors.filter((cursor) => cursor === "")).toHaveLength(1);
+      expect(cursors).toHaveLength(5);
+      expect(await storedCount(handle)).toBe(platformCount());
+      expect(await findBackfill(handle.db, STORE)).toMatchObject({ status: "done", pages: 4, imported: platformCount() });
       expect((await findSyncState(handle.db, STORE))?.sinceCursor?.getTime()).toBe(newestCreatedAt());
     } finally {
       await worker?.stop(1_000);

@@ -2,7 +2,7 @@ import { NextResponse, type NextRequest } from "next/server";
 import { getDb } from "@/lib/database/app-database";
 import { env } from "@/lib/env";
 import { log } from "@/lib/log";
-import { getJobs } from "@/lib/jobs/app";
+import { getJobs, workJobsAfterResponse } from "@/lib/jobs/app";
 import { completeInstall } from "@/lib/oauth/complete-install";
 import { failurePath } from "@/lib/oauth/failure-reasons";
 import { budgetConfig, budgetedClient, minutesToWait } from "@/lib/oauth/install-budget";
@@ -12,6 +12,8 @@ import { oauthClientFromEnv } from "@/lib/oauth/token-client";
 import { getInstallAttemptCookie, startSession } from "@/lib/session";
 
 export const dynamic = "force-dynamic";
+/** The answer is quick; the order import worked after it (JOBS_WORKER=requests) needs the function's 60 s. */
+export const maxDuration = 60;
 
 function redirectTo(path: string): NextResponse {
   // APP_URL, not the request's host: behind a proxy the request may carry an internal address.
@@ -55,6 +57,8 @@ export async function GET(request: NextRequest) {
   }
 
   const storeIds = outcome.installs.map((install) => install.storeId);
+  // Each store's import was enqueued with its install: on a host without a worker, it starts after this answer.
+  workJobsAfterResponse();
   try {
     await startSession(db, storeIds);
   } catch (error) {

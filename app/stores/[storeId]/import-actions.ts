@@ -5,7 +5,7 @@ import { getTranslations } from "next-intl/server";
 import { z } from "zod";
 import { getDb } from "@/lib/database/app-database";
 import { initialActionState, validatedAction, type ActionState } from "@/lib/actions/validated-action";
-import { getJobs } from "@/lib/jobs/app";
+import { getJobs, workJobsAfterResponse } from "@/lib/jobs/app";
 import { retryBackfill } from "@/lib/jobs/backfill";
 import { storeHref } from "@/lib/sections";
 import { requireStore } from "@/lib/tenancy";
@@ -15,6 +15,7 @@ export const retryOrderImport = validatedAction(z.object({ storeId: z.string() }
   const access = await requireStore(input.storeId);
   const [db, jobs, t] = await Promise.all([getDb(), getJobs(), getTranslations()]);
   const ok = await retryBackfill(jobs, db, access.storeId);
+  if (ok) workJobsAfterResponse();
   revalidatePath(storeHref(access.storeId), "layout");
   return { ok, message: ok ? t("OrderImport.retried") : undefined };
 });

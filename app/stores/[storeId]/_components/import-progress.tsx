@@ -2,6 +2,7 @@ import { getDb } from "@/lib/database/app-database";
 import { findBackfill } from "@/db/queries/backfills";
 import type { Translate } from "@/i18n/translate";
 import { RefreshWhileVisible } from "@/components/refresh-while-visible";
+import { workJobsAfterResponse } from "@/lib/jobs/app";
 import { retryOrderImportForm } from "../import-actions";
 
 /** A finished import is mentioned this long after it ends, then the notice goes away. */
@@ -18,6 +19,8 @@ export async function ImportProgress({ storeId, t, now = new Date() }: { storeId
   if (row.status === "done" && (!row.finishedAt || now.getTime() - row.finishedAt.getTime() > SHOW_DONE_MS)) return null;
   const count = row.imported;
   if (row.status === "running") {
+    // A host without a worker (JOBS_WORKER=requests) also carries the import on from the merchant's page views.
+    workJobsAfterResponse();
     return (
       <div role="status" data-order-import="running" className="rounded-lg border border-sky-300 bg-sky-50 px-4 py-3 text-sky-950">
         <p className="font-semibold">{t("OrderImport.running", { count })}</p>
