@@ -13,13 +13,21 @@ import type { Category } from "@/lib/platform";
 import { NameField, ParentField, StatusField, type ParentOption } from "./category-fields";
 import { ROW_BUTTON } from "./row-button";
 
-function Outcome({ state }: { state: ActionState }) {
+function Outcome({ state, onClose }: { state: ActionState; onClose: () => void }) {
   const router = useRouter();
   const t = useT();
   return (
     <FormMessage state={state} reinstallLabel={t("Errors.reinstall")}>
       {state.reload ? (
-        <button type="button" onClick={() => router.refresh()} className="ms-2 font-medium underline underline-offset-2">
+        <button
+          type="button"
+          // The open form keeps its row on the page (CategoryTree): closed first, the row goes with the refresh.
+          onClick={() => {
+            onClose();
+            router.refresh();
+          }}
+          className="ms-2 inline-flex items-center font-medium underline underline-offset-2 max-sm:min-h-11"
+        >
           {t("Categories.reload")}
         </button>
       ) : null}
@@ -114,7 +122,7 @@ export function CategoryPanels({
           <ParentField id={`${id}-parent`} state={editState} defaultValue={originalParent} parents={parentChoices} locked={hasChildren} />
         </div>
         <FieldError id={`${id}-edit-form-error`} messages={editState.fieldErrors?.form} />
-        <Outcome state={shownEdit} />
+        <Outcome state={shownEdit} onClose={onClose} />
         <div className="flex flex-wrap gap-2">
           <SubmitButton pendingLabel={t("Categories.saving")}>{t("Categories.save")}</SubmitButton>
           <button type="button" onClick={onClose} className={`${ROW_BUTTON} px-3 py-1.5 text-slate-700`}>
@@ -137,7 +145,7 @@ export function CategoryPanels({
           <strong dir="auto">{category.name}</strong>
           {questionAfter}
         </p>
-        <Outcome state={deleteState} />
+        <Outcome state={deleteState} onClose={onClose} />
         <div className="flex flex-wrap gap-2">
           <SubmitButton tone="danger" pendingLabel={t("Categories.deleting")}>
             {t("Categories.deleteConfirm")}
