@@ -95,6 +95,8 @@ export function CategoryPanels({
     if (result.ok && result.message) onDeleted(result.message);
     return result;
   }, initialActionState);
+  // A row kept after its category was deleted elsewhere gets no keys from the server any more: the first ones stay.
+  const [firstKeys] = useState({ edit: editKey, remove: deleteKey });
   const editForm = useRef<HTMLFormElement>(null);
   useFocusFirstInvalid(editForm, editState);
   // A "Saved" belongs to that save: closing and opening the form again starts clean, without the old message.
@@ -112,7 +114,7 @@ export function CategoryPanels({
       <form ref={editForm} id={`${id}-edit`} action={editAction} className="space-y-3 border-t border-slate-100 px-3 py-3">
         <input type="hidden" name="storeId" value={storeId} />
         <input type="hidden" name="categoryId" value={category.id} />
-        <input type="hidden" name="idempotencyKey" value={editState.idempotencyKey ?? editKey} />
+        <input type="hidden" name="idempotencyKey" value={editState.idempotencyKey ?? (editKey || firstKeys.edit)} />
         <input type="hidden" name="originalName" value={category.name} />
         <input type="hidden" name="originalStatus" value={category.status} />
         <input type="hidden" name="originalParentId" value={originalParent} />
@@ -139,7 +141,7 @@ export function CategoryPanels({
         <input type="hidden" name="storeId" value={storeId} />
         <input type="hidden" name="categoryId" value={category.id} />
         <input type="hidden" name="name" value={category.name} />
-        <input type="hidden" name="idempotencyKey" value={deleteState.idempotencyKey ?? deleteKey} />
+        <input type="hidden" name="idempotencyKey" value={deleteState.idempotencyKey ?? (deleteKey || firstKeys.remove)} />
         <p className="text-sm">
           {questionBefore}
           <strong dir="auto">{category.name}</strong>
