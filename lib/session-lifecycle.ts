@@ -36,8 +36,17 @@ export async function signIn(
           rememberUntil: new Date(previous.createdAt.getTime() + ABSOLUTE_LIFETIME_MS),
         }
       : null;
-  await openSession(db, { id, now: input.now, storeIds: input.storeIds, replacing });
-  observeSignIn(previous === null ? null : carry ? "replaced" : sessionVerdict(previous, input.now));
+  const replaced = await db.transaction(async (tx) => {
+    const opened = await openSession(tx, { id, now: input.now, storeIds: input.storeIds, replacing });
+    // The previous session went between the read above and openSession's lock: a sign-out, or another consent made
+    // with the same cookie that won the lock. The outcome is the one of a consent arriving just after it: nothing is
+    // carried, and the sessions that replaced it end (this browser will hold a session outside their chain, so a
+    // sign-out here could no longer reach them).
+    if (replacing && !opened.replaced) await deleteSessionChain(tx, replacing.id, input.now);
+    return opened.replaced;
+  });
+  // A previous session that another request ended is counted by that request.
+  observeSignIn(previous === null ? null : carry ? (replaced ? "replaced" : null) : sessionVerdict(previous, input.now));
   return { secret, id };
 }
 

@@ -2,7 +2,10 @@
 
 import { useFormStatus } from "react-dom";
 
-/** Disabled while its form is being sent, so an impatient second click does not queue a second submission. */
+/**
+ * Disabled while its form is being sent, so an impatient second click does not queue a second submission. At least
+ * 44 × 44 px on a phone.
+ */
 export function SubmitButton({
   children,
   pendingLabel,
@@ -23,7 +26,7 @@ export function SubmitButton({
       type="submit"
       aria-disabled={pending}
       disabled={pending}
-      className={`rounded-md px-3 py-1.5 text-sm font-medium disabled:opacity-60 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-slate-900 ${tones[tone]}`}
+      className={`rounded-md px-3 py-1.5 text-sm font-medium max-sm:min-h-11 max-sm:min-w-11 disabled:opacity-60 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-slate-900 ${tones[tone]}`}
     >
       {pending ? pendingLabel : children}
     </button>

@@ -15,24 +15,39 @@ export type Replacing = { id: string; grantedAfter: Date; rememberUntil: Date };
 
 /**
  * Opens a session holding `storeIds` (stores the merchant has just chosen on the consent screen, granted `now`)
- * and, when the browser already had a live session, its stores still within their grant's lifetime, each with the
- * time of the consent that first granted it (a later consent cannot stretch it). That older row is deleted, so its
- * id stops working (a new id at each sign-in), and the replacement is remembered until `rememberUntil`, so a
- * sign-out with the older cookie ends this session too. All or nothing.
+ * and, when the browser already had a live session (`replacing`), its stores still within their grant's lifetime,
+ * each with the time of the consent that first granted it (a later consent cannot stretch it). That older row is
+ * deleted, so its id stops working (a new id at each sign-in), and the replacement is remembered until
+ * `rememberUntil`, so a sign-out with the older cookie ends this session too. All or nothing.
+ *
+ * The replaced session is locked before anything is read from it. A sign-out (deleteSessionChain) or another
+ * consent replacing the same session takes the same lock, so they run one after the other: the sign-out then finds
+ * this session in the chain, and the later of two consents finds the session gone. A session gone by then (signed
+ * out, expired, replaced by a consent that won the lock) hands over nothing and is not linked: `replaced` is false,
+ * and lib/session-lifecycle.ts decides what follows.
  */
 export async function openSession(
   db: Db | DbOrTx,
   input: { id: string; now: Date; storeIds: readonly number[]; replacing?: Replacing | null },
-): Promise<void> {
+): Promise<{ replaced: boolean }> {
   const replacing = input.replacing ?? null;
-  await db.transaction(async (tx) => {
-    await tx.insert(sessions).values({ id: input.id, createdAt: input.now, lastSeenAt: input.now });
-    const carried = replacing
-      ? await tx
+  return db.transaction(async (tx) => {
+    let carried: { storeId: number; grantedAt: Date }[] = [];
+    let replaced = false;
+    if (replacing) {
+      const [held] = await tx.select({ id: sessions.id }).from(sessions).where(eq(sessions.id, replacing.id)).for("update");
+      if (held) {
+        carried = await tx
           .select({ storeId: sessionStores.storeId, grantedAt: sessionStores.grantedAt })
           .from(sessionStores)
-          .where(and(eq(sessionStores.sessionId, replacing.id), gt(sessionStores.grantedAt, replacing.grantedAfter)))
-      : [];
+          .where(and(eq(sessionStores.sessionId, replacing.id), gt(sessionStores.grantedAt, replacing.grantedAfter)));
+        const deleted = await tx.delete(sessions).where(eq(sessions.id, replacing.id)).returning({ id: sessions.id });
+        replaced = deleted.length > 0;
+        // Stryker disable next-line ConditionalExpression: equivalent under the lock above, which keeps the row until this transaction ends
+        if (!replaced) carried = [];
+      }
+    }
+    await tx.insert(sessions).values({ id: input.id, createdAt: input.now, lastSeenAt: input.now });
     const grants = new Map<number, Date>(carried.map((row) => [row.storeId, row.grantedAt]));
     for (const storeId of input.storeIds) grants.set(storeId, input.now);
     if (grants.size > 0) {
@@ -41,16 +56,14 @@ export async function openSession(
         .values([...grants].map(([storeId, grantedAt]) => ({ sessionId: input.id, storeId, grantedAt })))
         .onConflictDoNothing();
     }
-    if (replacing) {
-      await tx.delete(sessions).where(eq(sessions.id, replacing.id));
+    if (replacing && replaced) {
       await tx
         .insert(sessionReplacements)
         .values({ replacedId: replacing.id, replacingId: input.id, expiresAt: replacing.rememberUntil })
-        .onConflictDoUpdate({
-          target: sessionReplacements.replacedId,
-          set: { replacingId: input.id, expiresAt: replacing.rememberUntil },
-        });
+        // Under the lock no other consent can have linked this session: a link already there is never overwritten.
+        .onConflictDoNothing();
     }
+    return { replaced };
   });
 }
 
@@ -209,20 +222,48 @@ export async function deleteSession(db: DbOrTx, id: string): Promise<boolean> {
   return rows.length > 0;
 }
 
+/** The session `id` and every session that replaced it, however many consents later. */
+async function chainOf(db: DbOrTx, id: string): Promise<string[]> {
+  const result = await db.execute(sql`
+    with recursive chain(id) as (
+      select ${id}::text
+      union
+      select r.replacing_id from session_replacements r join chain c on r.replaced_id = c.id
+    )
+    select id from chain`);
+  return rowsOf<{ id: string }>(result).map((row) => row.id);
+}
+
+/**
+ * Locks the live sessions among the ids `read` returns, reading again until a reading adds none: a consent that
+ * replaces one of them (openSession locks the session it replaces) has then either committed before the lock, and
+ * its new session is in the last reading, or waits for this transaction and will find its session gone. Returns
+ * every id read. The locks are taken in id order, so two of these never wait for each other in a circle.
+ */
+async function lockSessionsUntilSettled(tx: DbOrTx, read: () => Promise<string[]>): Promise<string[]> {
+  const seen = new Set(await read());
+  for (;;) {
+    await tx
+      .select({ id: sessions.id })
+      .from(sessions)
+      .where(inArray(sessions.id, [...seen]))
+      .orderBy(asc(sessions.id))
+      .for("update");
+    const added = (await read()).filter((id) => !seen.has(id));
+    if (added.length === 0) return [...seen];
+    for (const id of added) seen.add(id);
+  }
+}
+
 /**
  * Sign out: ends the session and every session that replaced it, however many consents later (a copy of the
- * cookie used to consent again must not outlive the merchant's sign-out). Returns whether any session was there.
+ * cookie used to consent again must not outlive the merchant's sign-out). A consent racing it is either in the
+ * chain when it is read or finds its session gone (see lockSessionsUntilSettled). Returns whether any session was
+ * there.
  */
 export async function deleteSessionChain(db: Db | DbOrTx, id: string, now: Date = new Date(), reason: GrantEndReason = "signed_out"): Promise<boolean> {
   return db.transaction(async (tx) => {
-    const result = await tx.execute(sql`
-      with recursive chain(id) as (
-        select ${id}::text
-        union
-        select r.replacing_id from session_replacements r join chain c on r.replaced_id = c.id
-      )
-      select id from chain`);
-    const ids = rowsOf<{ id: string }>(result).map((row) => row.id);
+    const ids = await lockSessionsUntilSettled(tx, () => chainOf(tx, id));
     await recordEndedGrants(tx, inArray(sessionStores.sessionId, ids), reason, now);
     await tx.delete(sessionReplacements).where(inArray(sessionReplacements.replacedId, ids));
     const rows = await tx.delete(sessions).where(inArray(sessions.id, ids)).returning({ id: sessions.id });
@@ -230,12 +271,18 @@ export async function deleteSessionChain(db: Db | DbOrTx, id: string, now: Date 
   });
 }
 
-/** Sign out everywhere for a store: ends every session that holds it (with all their stores). Returns how many. */
+/**
+ * Sign out everywhere for a store: ends every session that holds it (with all their stores), a session opened by a
+ * consent racing it included when that consent replaced one of them (see lockSessionsUntilSettled). Returns how many.
+ */
 export async function deleteSessionsHoldingStore(db: DbOrTx, storeId: number, now: Date = new Date()): Promise<number> {
   return db.transaction(async (tx) => {
-    const holding = tx.select({ id: sessionStores.sessionId }).from(sessionStores).where(eq(sessionStores.storeId, storeId));
-    await recordEndedGrants(tx, inArray(sessionStores.sessionId, holding), "signed_out_everywhere", now);
-    const rows = await tx.delete(sessions).where(inArray(sessions.id, holding)).returning({ id: sessions.id });
+    const holding = async () =>
+      (await tx.select({ id: sessionStores.sessionId }).from(sessionStores).where(eq(sessionStores.storeId, storeId))).map((row) => row.id);
+    const ids = await lockSessionsUntilSettled(tx, holding);
+    if (ids.length === 0) return 0;
+    await recordEndedGrants(tx, inArray(sessionStores.sessionId, ids), "signed_out_everywhere", now);
+    const rows = await tx.delete(sessions).where(inArray(sessions.id, ids)).returning({ id: sessions.id });
     return rows.length;
   });
 }

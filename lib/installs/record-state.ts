@@ -24,18 +24,20 @@ export async function recordInstallState(
 ): Promise<Install | null> {
   // A state only a new install leaves has a dead token: keeping the ciphertext would only be a liability.
   const closed = isClosed(state);
-  const row = await setInstallState(db, storeId, {
-    state,
-    at,
-    destroyToken: closed,
-    ...(isUninstalled(state) ? { uninstalledAt: at } : {}),
-    ...options,
+  return db.transaction(async (tx) => {
+    const row = await setInstallState(tx, storeId, {
+      state,
+      at,
+      destroyToken: closed,
+      ...(isUninstalled(state) ? { uninstalledAt: at } : {}),
+      ...options,
+    });
+    // A token revoked for good closes the store to every session, in the update's transaction: the install row
+    // stays locked until both are done, and a re-install writes that row first (upsertInstalledStores), so it waits
+    // for the revoke and the session its consent opens keeps the store.
+    if (row && closed) await revokeStoreFromSessions(tx, storeId);
+    return row;
   });
-  // A token revoked for good closes the store to every session. Not in the update's transaction on purpose: the
-  // guard refuses a closed install by its state anyway, and an install made later removes any hold left behind
-  // before it reopens the store (upsertInstalledStores), so the store opens only in the browser that consents.
-  if (row && closed) await revokeStoreFromSessions(db, storeId);
-  return row;
 }
 
 /**

@@ -261,6 +261,84 @@ test("shows each refusal of the platform where it happened", async ({ page, cont
   await expect(row(page, "Tissus")).toHaveCount(1);
 });
 
+test("every control on the page is at least 44 × 44 px on a phone (390 and 320 px), the create form included", async ({ page, context }) => {
+  await page.goto(PAGE);
+  // The editor's controls once it has hydrated, with an edit form and a delete question open as well.
+  await expect(page.getByRole("button", { name: "Move “Abayas” up" })).toBeEnabled();
+  await openEdit(page, "Robes de soirée");
+  await row(page, "Soldes").getByRole("button", { name: "Delete “Soldes”" }).click();
+  await expect(row(page, "Soldes").getByRole("button", { name: "Delete category" })).toBeVisible();
+  for (const width of [390, 320]) {
+    await page.setViewportSize({ width, height: 844 });
+    const boxes = await page.locator("main").evaluate((main) =>
+      [...main.querySelectorAll<HTMLElement>("a[href], button, input:not([type=hidden]), select, textarea, [tabindex]:not([tabindex='-1'])")]
+        .filter((element) => element.checkVisibility())
+        .map((element) => {
+          const box = element.getBoundingClientRect();
+          const name = element.getAttribute("aria-label") ?? (element.textContent?.trim() || element.id || element.tagName);
+          return { name, width: Math.round(box.width * 10) / 10, height: Math.round(box.height * 10) / 10 };
+        }),
+    );
+    // The create form's three fields and its button are among them.
+    expect(boxes.length).toBeGreaterThan(4 * FIXTURE_TOP_LEVEL.length);
+    const small = boxes.filter((box) => box.width < 44 || box.height < 44);
+    expect(small, `controls under 44 × 44 px at ${width} px`).toEqual([]);
+  }
+  await screenshot(page, "categories-phone-320-controls");
+
+  // The same page in Arabic at 320 px, to look at (right to left, nothing wider than the screen).
+  await context.addCookies([{ name: "NEXT_LOCALE", value: "ar", url: page.url() }]);
+  await page.reload();
+  await expect(page.locator("html")).toHaveAttribute("dir", "rtl");
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  expect(overflow).toBeLessThanOrEqual(0);
+  await screenshot(page, "categories-ar-320");
+});
+
+test("an open edit form survives the list's refreshes: same element, typed text and focus kept", async ({ page, context }) => {
+  // Two tabs and three saves on a loaded machine.
+  test.setTimeout(150_000);
+  await page.goto(PAGE);
+  await expect(page.getByRole("button", { name: "Move “Abayas” up" })).toBeEnabled();
+  const edit = await openEdit(page, "Soldes");
+  const name = edit.getByLabel("Name");
+  await name.fill("Soldes d'hiver");
+  await expect(name).toBeFocused();
+  // A mark on the element itself: a re-created input would not carry it.
+  await name.evaluate((input) => Object.assign(input, { keptAcrossRefreshes: true }));
+  const save = edit.getByRole("button", { name: "Save changes" });
+  await save.evaluate((button) => Object.assign(button, { keptAcrossRefreshes: true }));
+
+  // Another tab renames a category above it and deletes Soldes itself.
+  const other = await context.newPage();
+  await other.goto(PAGE);
+  const rename = await openEdit(other, "Robes");
+  await rename.getByLabel("Name").fill("Robes longues");
+  await rename.getByRole("button", { name: "Save changes" }).click();
+  await expect(row(other, "Robes longues")).toHaveCount(1);
+  await row(other, "Soldes").getByRole("button", { name: "Delete “Soldes”" }).click();
+  await row(other, "Soldes").getByRole("button", { name: "Delete category" }).click();
+  await expect(row(other, "Soldes")).toHaveCount(0);
+  await other.close();
+
+  // Back on the first tab the list is read again: the rename made in the other tab shows that it was.
+  await page.evaluate(() => document.dispatchEvent(new Event("visibilitychange")));
+  await expect(row(page, "Robes longues")).toHaveCount(1);
+  await expect(row(page, "Robes")).toHaveCount(0);
+  // The form, its text and the focus are where the merchant left them.
+  expect(await name.evaluate((input) => (input as HTMLInputElement & { keptAcrossRefreshes?: boolean }).keptAcrossRefreshes)).toBe(true);
+  expect(await save.evaluate((button) => (button as HTMLButtonElement & { keptAcrossRefreshes?: boolean }).keptAcrossRefreshes)).toBe(true);
+  await expect(name).toHaveValue("Soldes d'hiver");
+  await expect(name).toBeFocused();
+
+  // Saving says the category is gone; Reload closes the form and the row goes with the list.
+  await save.click();
+  await expect(edit.getByRole("alert")).toContainText("no longer exists");
+  await edit.getByRole("button", { name: "Reload the list" }).click();
+  await expect(row(page, "Soldes")).toHaveCount(0);
+  await expect.poll(() => topLevelNames(page)).toEqual(["Robes longues", ...FIXTURE_TOP_LEVEL.slice(1, 6)]);
+});
+
 test("a form submitted twice creates one category", async ({ page }) => {
   await page.goto(PAGE);
   const before = await emulatorCategoryCount();

@@ -8,8 +8,9 @@ import { CATEGORY_NAME_MAX_LENGTH } from "../category-rules";
 /** A category that can hold subcategories: the platform allows two levels, so only top-level ones qualify. */
 export type ParentOption = { id: number; name: string };
 
+/** A field's look: at least 44 px high on a phone (WCAG 2.5.5), full width everywhere. */
 const CONTROL =
-  "w-full min-w-0 rounded-md border border-slate-300 bg-white px-2 py-1.5 text-sm aria-[invalid=true]:border-rose-500 disabled:bg-slate-100 disabled:text-slate-600 focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-slate-900";
+  "w-full min-w-0 rounded-md border border-slate-300 bg-white px-2 py-1.5 text-sm max-sm:min-h-11 aria-[invalid=true]:border-rose-500 disabled:bg-slate-100 disabled:text-slate-600 focus-visible:outline-2 focus-visible:outline-offset-1 focus-visible:outline-slate-900";
 
 type FieldProps = {
   /** The control's id; its error paragraph is `${id}-error`, its hint `${id}-hint`. */

@@ -13,13 +13,21 @@ import type { Category } from "@/lib/platform";
 import { NameField, ParentField, StatusField, type ParentOption } from "./category-fields";
 import { ROW_BUTTON } from "./row-button";
 
-function Outcome({ state }: { state: ActionState }) {
+function Outcome({ state, onClose }: { state: ActionState; onClose: () => void }) {
   const router = useRouter();
   const t = useT();
   return (
     <FormMessage state={state} reinstallLabel={t("Errors.reinstall")}>
       {state.reload ? (
-        <button type="button" onClick={() => router.refresh()} className="ms-2 font-medium underline underline-offset-2">
+        <button
+          type="button"
+          // The open form keeps its row on the page (CategoryTree): closed first, the row goes with the refresh.
+          onClick={() => {
+            onClose();
+            router.refresh();
+          }}
+          className="ms-2 inline-flex items-center font-medium underline underline-offset-2 max-sm:min-h-11"
+        >
           {t("Categories.reload")}
         </button>
       ) : null}
@@ -87,6 +95,8 @@ export function CategoryPanels({
     if (result.ok && result.message) onDeleted(result.message);
     return result;
   }, initialActionState);
+  // A row kept after its category was deleted elsewhere gets no keys from the server any more: the first ones stay.
+  const [firstKeys] = useState({ edit: editKey, remove: deleteKey });
   const editForm = useRef<HTMLFormElement>(null);
   useFocusFirstInvalid(editForm, editState);
   // A "Saved" belongs to that save: closing and opening the form again starts clean, without the old message.
@@ -104,7 +114,7 @@ export function CategoryPanels({
       <form ref={editForm} id={`${id}-edit`} action={editAction} className="space-y-3 border-t border-slate-100 px-3 py-3">
         <input type="hidden" name="storeId" value={storeId} />
         <input type="hidden" name="categoryId" value={category.id} />
-        <input type="hidden" name="idempotencyKey" value={editState.idempotencyKey ?? editKey} />
+        <input type="hidden" name="idempotencyKey" value={editState.idempotencyKey ?? (editKey || firstKeys.edit)} />
         <input type="hidden" name="originalName" value={category.name} />
         <input type="hidden" name="originalStatus" value={category.status} />
         <input type="hidden" name="originalParentId" value={originalParent} />
@@ -114,7 +124,7 @@ export function CategoryPanels({
           <ParentField id={`${id}-parent`} state={editState} defaultValue={originalParent} parents={parentChoices} locked={hasChildren} />
         </div>
         <FieldError id={`${id}-edit-form-error`} messages={editState.fieldErrors?.form} />
-        <Outcome state={shownEdit} />
+        <Outcome state={shownEdit} onClose={onClose} />
         <div className="flex flex-wrap gap-2">
           <SubmitButton pendingLabel={t("Categories.saving")}>{t("Categories.save")}</SubmitButton>
           <button type="button" onClick={onClose} className={`${ROW_BUTTON} px-3 py-1.5 text-slate-700`}>
@@ -131,13 +141,13 @@ export function CategoryPanels({
         <input type="hidden" name="storeId" value={storeId} />
         <input type="hidden" name="categoryId" value={category.id} />
         <input type="hidden" name="name" value={category.name} />
-        <input type="hidden" name="idempotencyKey" value={deleteState.idempotencyKey ?? deleteKey} />
+        <input type="hidden" name="idempotencyKey" value={deleteState.idempotencyKey ?? (deleteKey || firstKeys.remove)} />
         <p className="text-sm">
           {questionBefore}
           <strong dir="auto">{category.name}</strong>
           {questionAfter}
         </p>
-        <Outcome state={deleteState} />
+        <Outcome state={deleteState} onClose={onClose} />
         <div className="flex flex-wrap gap-2">
           <SubmitButton tone="danger" pendingLabel={t("Categories.deleting")}>
             {t("Categories.deleteConfirm")}

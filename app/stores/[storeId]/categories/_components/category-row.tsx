@@ -1,6 +1,6 @@
 "use client";
 
-import { lazy, Suspense, useId, useState } from "react";
+import { lazy, Suspense, useEffect, useId, useState } from "react";
 import { useT } from "@/components/i18n/client-messages";
 import { useHydrated } from "@/components/use-hydrated";
 import type { Category } from "@/lib/platform";
@@ -32,6 +32,7 @@ export function CategoryRow({
   products,
   onDeleted,
   onSaved,
+  onHold,
   editKey,
   deleteKey,
   controls,
@@ -47,6 +48,8 @@ export function CategoryRow({
   onDeleted: (message: string) => void;
   /** A save went through: the tree says what changed and brings the focus back to this row (wherever it went). */
   onSaved: (message: string, categoryId: number, parentId: string) => void;
+  /** Whether this row has a form open: while it has, the tree keeps the row through refreshes (see CategoryTree). */
+  onHold: (categoryId: number, held: boolean) => void;
   editKey: string;
   deleteKey: string;
   controls: React.ReactNode;
@@ -58,6 +61,12 @@ export function CategoryRow({
   const [explained, setExplained] = useState(false);
   const id = useId();
   const hydrated = useHydrated();
+
+  useEffect(() => {
+    if (panel === "none") return;
+    onHold(category.id, true);
+    return () => onHold(category.id, false);
+  }, [panel, category.id, onHold]);
 
   // The platform refuses to delete a category that is not empty: Delete says so up front instead of failing later.
   const deletable = !hasChildren && category.productCount === 0;
@@ -135,7 +144,11 @@ export function CategoryRow({
             panel={panel}
             toggles={toggles}
             onClose={() => setPanel("none")}
-            onDeleted={onDeleted}
+            onDeleted={(message) => {
+              // Deleted here: the row lets go, and goes with the refresh the delete brings.
+              setPanel("none");
+              onDeleted(message);
+            }}
             onSaved={(message, parentId) => {
               // One message for the save, the tree's: the form closes with it.
               setPanel("none");

@@ -1,6 +1,7 @@
 "use client";
 
-import { useEffect, useRef, useState } from "react";
+import { useRouter } from "next/navigation";
+import { useCallback, useEffect, useRef, useState } from "react";
 import { useT } from "@/components/i18n/client-messages";
 import type { Category, CategoryWithChildren } from "@/lib/platform";
 import { CategoryRow } from "./category-row";
@@ -37,6 +38,33 @@ export function CategoryTree({
   const [notice, setNotice] = useState<{ message: string; seq: number }>({ message: "", seq: 0 });
   const refocus = useRef<{ id: number; parentId: string } | null>(null);
   const status = useRef<HTMLParagraphElement>(null);
+  const router = useRouter();
+
+  // Rows with a form open. The list refreshes under them (a save elsewhere on the page, the order import's refresh,
+  // a return to this tab), and a row the server no longer lists (deleted in another tab) stays until its form is
+  // closed: the same elements, with what was typed and the focus, and a save then says the category is gone.
+  const [held, setHeld] = useState<ReadonlySet<number>>(() => new Set());
+  const onHold = useCallback((id: number, hold: boolean) => {
+    setHeld((previous) => {
+      if (previous.has(id) === hold) return previous;
+      const next = new Set(previous);
+      if (hold) next.add(id);
+      else next.delete(id);
+      return next;
+    });
+  }, []);
+  const listed = new Set(tree.flatMap((category) => [category.id, ...category.children.map((child) => child.id)]));
+  // Only a row gone from the whole tree is kept: one moved under another parent shows there.
+  const keep = (id: number) => held.has(id) && !listed.has(id);
+
+  // Back on this tab, the list is read again: the categories may have changed in another one.
+  useEffect(() => {
+    const onVisible = () => {
+      if (document.visibilityState === "visible") router.refresh();
+    };
+    document.addEventListener("visibilitychange", onVisible);
+    return () => document.removeEventListener("visibilitychange", onVisible);
+  }, [router]);
 
   function announce(message: string) {
     setNotice((previous) => ({ message, seq: previous.seq + 1 }));
@@ -83,6 +111,7 @@ export function CategoryTree({
       products={products[category.id] ?? ""}
       onDeleted={onDeleted}
       onSaved={onSaved}
+      onHold={onHold}
       editKey={keys.edit[category.id] ?? ""}
       deleteKey={keys.remove[category.id] ?? ""}
       controls={
@@ -117,6 +146,7 @@ export function CategoryTree({
         items={tree}
         reorderKey={keys.reorder[0] ?? ""}
         label={t("Categories.topLevelList")}
+        keep={keep}
         renderItem={(category, controls) =>
           row(
             category,
@@ -128,6 +158,7 @@ export function CategoryTree({
                   items={category.children}
                   reorderKey={keys.reorder[category.id] ?? ""}
                   label={t("Categories.subcategoriesOf", { name: category.name })}
+                  keep={keep}
                   renderItem={(child, childControls) => row(child, childControls)}
                 />
               </div>

@@ -31,6 +31,20 @@ export type ReorderControls = {
   moveButtons: React.ReactNode;
 };
 
+/**
+ * The server's new list, with the rows of `previous` it no longer has but `keep` holds (a row whose form is open)
+ * left where they were, so a refresh never takes a form from under the merchant.
+ */
+function withKept<T extends Item>(items: T[], previous: T[], keep: ((id: number) => boolean) | undefined): T[] {
+  if (!keep) return items;
+  const present = new Set(items.map((item) => item.id));
+  const next = [...items];
+  previous.forEach((item, index) => {
+    if (!present.has(item.id) && keep(item.id)) next.splice(Math.min(index, next.length), 0, item);
+  });
+  return next;
+}
+
 function moved<T>(items: T[], from: number, to: number): T[] {
   const next = [...items];
   next.splice(to, 0, ...next.splice(from, 1));
@@ -48,20 +62,29 @@ export function SortableList<T extends Item>({
   reorderKey,
   label,
   renderItem,
+  keep,
 }: {
   storeId: number;
   items: T[];
   reorderKey: string;
   label: string;
   renderItem: (item: T, controls: ReorderControls) => React.ReactNode;
+  /** Rows to keep showing after the server's list has dropped them (deleted elsewhere while their form is open). */
+  keep?: (id: number) => boolean;
 }) {
-  const [order, setOrder] = useState(items);
+  const [kept, setKept] = useState(items);
   const [source, setSource] = useState(items);
-  // The server's list wins whenever it changes (after any save or refresh).
+  /** Where the focus was when the server's list last changed: given back if reordering the rows dropped it. */
+  const [focusAtRefresh, setFocusAtRefresh] = useState<{ element: Element | null } | null>(null);
+  // The server's list wins whenever it changes (after any save or refresh), but a row with an open form stays.
   if (source !== items) {
     setSource(items);
-    setOrder(items);
+    setKept(withKept(items, kept, keep));
+    setFocusAtRefresh({ element: typeof document === "undefined" ? null : document.activeElement });
   }
+  const present = new Set(items.map((item) => item.id));
+  const order = kept.filter((item) => present.has(item.id) || keep?.(item.id));
+  const setOrder = setKept;
   const [outcome, setOutcome] = useState<ActionState>(initialActionState);
   const [key, setKey] = useState<string | null>(null);
   const [pending, startTransition] = useTransition();
@@ -82,7 +105,14 @@ export function SortableList<T extends Item>({
     // At the top or bottom the pressed button no longer applies: the other one keeps the focus on this row.
     const target = wanted?.getAttribute("aria-disabled") === "true" ? [...(buttons ?? [])].find((button) => button !== wanted) : wanted;
     if (target && document.activeElement !== target) target.focus();
-  }, [refocus, order]);
+  }, [refocus, kept]);
+  useLayoutEffect(() => {
+    const element = focusAtRefresh?.element;
+    // React moves a row's element to reorder the list, which drops the focus inside it (an open form's field).
+    if (!(element instanceof HTMLElement) || !element.isConnected || !list.current?.contains(element)) return;
+    if (document.activeElement === element || (document.activeElement && document.activeElement !== document.body)) return;
+    element.focus({ preventScroll: true });
+  }, [focusAtRefresh]);
 
   function commit(next: T[], movedId: number) {
     const previous = order;
@@ -93,7 +123,8 @@ export function SortableList<T extends Item>({
       const form = new FormData();
       form.set("storeId", String(storeId));
       form.set("idempotencyKey", key ?? reorderKey);
-      form.set("ids", next.map((item) => item.id).join(","));
+      // A row kept after it was deleted elsewhere is not the platform's any more: the order sent leaves it out.
+      form.set("ids", next.flatMap((item) => (present.has(item.id) ? [item.id] : [])).join(","));
       const result = await reorderCategories(initialActionState, form);
       startTransition(() => {
         const name = item?.name ?? "";
