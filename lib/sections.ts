@@ -36,6 +36,14 @@ export const SECTIONS = [
     scopes: ["products:read", "products:write"],
     needsConnection: true,
   },
+  {
+    slug: "customers",
+    segment: "customers",
+    label: "Shell.customers",
+    title: "Customers.title",
+    scopes: ["customers:read"],
+    needsConnection: true,
+  },
 ] as const satisfies readonly SectionEntry[];
 
 export type Section = (typeof SECTIONS)[number];
