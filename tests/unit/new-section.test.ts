@@ -107,12 +107,13 @@ describe("npm run new:section", () => {
     // The emulator's development app does not register whatsapp:read: development could never be granted it.
     expect(result).toEqual({ ok: false, problems: [expect.stringContaining("does not register whatsapp:read")] });
 
-    const granted = await generateSection(dir, { name: "clients", scopes: ["customers:read"] });
+    const before = envValues(parseEnvFile(readFileSync(path.join(dir, ".env.example"), "utf8"))).SVC_SCOPES?.split(" ") ?? [];
+    expect(before).not.toContain("orders:write");
+    const granted = await generateSection(dir, { name: "clients", scopes: ["orders:write"] });
     expect(granted.ok).toBe(true);
     const scopes = envValues(parseEnvFile(readFileSync(path.join(dir, ".env.example"), "utf8"))).SVC_SCOPES?.split(" ");
-    expect(scopes).toContain("customers:read");
-    expect(scopes).toEqual([...new Set(scopes)]);
-    expect(readFileSync(path.join(dir, "lib/sections.ts"), "utf8")).toContain('scopes: ["customers:read"],\n    needsConnection: true,');
+    expect(scopes).toEqual([...before, "orders:write"]);
+    expect(readFileSync(path.join(dir, "lib/sections.ts"), "utf8")).toContain('scopes: ["orders:write"],\n    needsConnection: true,');
     const page = readFileSync(path.join(dir, "app/stores/[storeId]/clients/page.tsx"), "utf8");
     expect(page).toContain('{ readOnly: "Clients.readOnly", loadFailed: "Clients.loadFailed" }');
     expect(json(dir, "messages/en.json").Clients).toHaveProperty("loadFailed");
@@ -166,11 +167,10 @@ describe("npm run new:section", () => {
       [{ name: "language" }, /Shell\.language already/],
       [{ name: "returns", scopes: ["returns:read"] }, /returns:read is not a platform scope/],
       [{ name: "returns", resource: true }, /returns:read is not a platform scope/],
-      [{ name: "customers", resource: true, scopes: ["customers:read"] }, /lib\/platform\/customers\.ts exists already/],
+      [{ name: "whoami", resource: true, scopes: ["orders:read"] }, /lib\/platform\/whoami\.ts exists already/],
     ];
-    // lib/platform/customers.ts exists in the project: the copy has it too.
-    mkdirSync(path.join(dir, "lib/platform"), { recursive: true });
-    cpSync(path.join(ROOT, "lib/platform/customers.ts"), path.join(dir, "lib/platform/customers.ts"));
+    // lib/platform/whoami.ts, a resource with no section, exists in the project: the copy has it too.
+    cpSync(path.join(ROOT, "lib/platform/whoami.ts"), path.join(dir, "lib/platform/whoami.ts"));
     for (const [request, problem] of refusals) {
       const result = await generateSection(dir, request);
       expect(result.ok, request.name).toBe(false);
@@ -181,6 +181,21 @@ describe("npm run new:section", () => {
     expect(inTheWay).toEqual({ ok: false, problems: ["app/stores/[storeId]/returns/ exists already"] });
     expect(snapshot(dir)).toEqual(before);
     expect(existsSync(path.join(dir, "tests/e2e/returns.spec.ts"))).toBe(false);
+  });
+
+  it("writes only files the README's checklist and docs/architecture.md name", async () => {
+    const dir = projectCopy();
+    const result = await generateSection(dir, { name: "promo-codes", resource: true, scopes: ["orders:write"] });
+    expect(result.ok).toBe(true);
+    if (!result.ok) return;
+    const readme = readFileSync(path.join(ROOT, "README.md"), "utf8");
+    const checklist = readme.slice(readme.indexOf("**Add a store section.**"), readme.indexOf("**Add a platform operation.**"));
+    const architecture = readFileSync(path.join(ROOT, "docs/architecture.md"), "utf8");
+    const walkthrough = architecture.slice(architecture.indexOf("## Adding a section"));
+    for (const file of result.files.map((written) => written.path.replace("promo-codes", "<name>"))) {
+      expect(checklist, `README names ${file}`).toContain(`\`${file}\``);
+      expect(walkthrough, `docs/architecture.md names ${file}`).toContain(`\`${file}\``);
+    }
   });
 
   it("prints every file it wrote, and refuses a second run of the same name with exit code 1", async () => {
