@@ -6,7 +6,8 @@ import { getUi } from "@/i18n/server";
 import { safeReturnPath } from "@/lib/oauth/return-path";
 import { REQUEST_PATH_HEADER } from "@/lib/http/request-path";
 import { log } from "@/lib/log";
-import { lostAccess, storeIdOfPath } from "@/lib/lost-access";
+import { lostAccess } from "@/lib/lost-access";
+import { storeIdOfPath, storesHref } from "@/lib/sections";
 
 export async function generateMetadata(): Promise<Metadata> {
   const { t } = await getUi();
@@ -26,7 +27,7 @@ export default async function NotFound() {
   const storeId = storeIdOfPath(path);
   // An answer about the store is a kindness, not a requirement: if it cannot be had, the plain 404 stands.
   const lost = storeId
-    ? await lostAccess(storeId).catch((error: unknown) => {
+    ? await lostAccess(String(storeId)).catch((error: unknown) => {
         log.warn("lost-access lookup failed", { error });
         return null;
       })
@@ -50,7 +51,7 @@ export default async function NotFound() {
         >
           {t("NotFound.signIn")}
         </a>
-        <LinkWithStatus href="/stores" className="rounded-md border border-slate-300 px-4 py-2 text-sm font-medium hover:bg-white">
+        <LinkWithStatus href={storesHref()} className="rounded-md border border-slate-300 px-4 py-2 text-sm font-medium hover:bg-white">
           {t("NotFound.yourStores")}
         </LinkWithStatus>
       </div>

@@ -3,6 +3,7 @@ import { orDatabaseUnavailable } from "@/components/database-unavailable";
 import { switchLocale } from "@/app/actions/locale";
 import { LocaleSwitcher } from "@/components/locale-switcher";
 import { getUi } from "@/i18n/server";
+import { storesHref } from "@/lib/sections";
 import { currentSession } from "@/lib/session";
 
 export const dynamic = "force-dynamic";
@@ -50,7 +51,7 @@ async function Home({ searchParams }: { searchParams: Promise<Record<string, str
         )}
         {storeCount > 0 && (
           <LinkWithStatus
-            href="/stores"
+            href={storesHref()}
             className="rounded-md px-5 py-3 font-semibold text-indigo-700 ring-1 ring-indigo-200 hover:bg-indigo-50 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600"
           >
             {t("Home.open", { count: storeCount })}

@@ -1,6 +1,7 @@
 import { LinkWithStatus } from "@/components/link-with-status";
 import { getUi } from "@/i18n/server";
 import { isClosedStore, type LostAccess } from "@/lib/lost-access";
+import { storesHref } from "@/lib/sections";
 
 /**
  * The page a browser meets on a store it can no longer open, instead of a bare 404: what happened, to which store,
@@ -45,7 +46,7 @@ export async function LostAccessPanel({ lost, returnTo }: { lost: LostAccess; re
           {closed ? t("LostAccess.reinstall") : t("LostAccess.signIn")}
         </a>
         <LinkWithStatus
-          href="/stores"
+          href={storesHref()}
           className="inline-flex min-h-11 items-center rounded-md border border-slate-300 px-4 py-2 text-sm font-medium hover:bg-white"
         >
           {t("LostAccess.yourStores")}

@@ -1,7 +1,7 @@
 import { LinkWithStatus } from "@/components/link-with-status";
 import { getUi } from "@/i18n/server";
 import { installStateNotice } from "@/lib/installs/state";
-import { SWITCHER_SECTION, storeHref } from "@/lib/sections";
+import { SWITCHER_SECTION, storeHref, storesHref } from "@/lib/sections";
 
 export type SwitcherStore = { storeId: number; storeName: string; state: string };
 
@@ -45,7 +45,7 @@ export async function StoreSwitcher({ current, stores }: { current: SwitcherStor
           ))}
           {others.length === 0 ? <li className="px-3 py-2 text-sm text-slate-600">{t("Shell.noOtherStore")}</li> : null}
           <li className="border-t border-slate-100">
-            <LinkWithStatus href="/stores" className={item}>
+            <LinkWithStatus href={storesHref()} className={item}>
               {t("Shell.allStores")}
             </LinkWithStatus>
           </li>

@@ -7,7 +7,7 @@ import type { Install } from "@/db/schema";
 import { closedInstallStates, isClosed, type ClosedInstallState } from "@/lib/installs/state";
 import { currentSession, currentSessionId } from "@/lib/session";
 import { sessionVerdict } from "@/lib/session-policy";
-import { parseStoreId } from "@/lib/tenancy";
+import { parseStoreId } from "@/lib/sections";
 
 /**
  * Why this browser can no longer open a store it held, so the page can say so instead of a bare 404. Only the
@@ -117,9 +117,3 @@ export const lostAccess = cache(async (storeIdParam: string): Promise<LostAccess
   if ((await currentSession())?.installs.some((install) => install.storeId === storeId)) return null;
   return explainLostAccess(await getDb(), sessionId, storeIdParam, new Date());
 });
-
-/** The store id of a store page's path ("/stores/101/orders" → "101"), or null for any other path. */
-export function storeIdOfPath(path: string | null): string | null {
-  const match = path ? /^\/stores\/([^/?#]+)(?:[/?#]|$)/.exec(path) : null;
-  return match?.[1] ?? null;
-}

@@ -1,9 +1,10 @@
 /**
  * The store's sections: the one list the navigation, the store card, the store switcher, the requested scopes
- * (PAGE_SCOPES in lib/env.ts) and every store URL (storeHref) are made from. A new section is one entry here, its
- * page under app/stores/[storeId]/<segment>/, its messages and its test (README, "Add a store section").
+ * (PAGE_SCOPES) and every store URL (storeHref, storesHref) are made from, and the one reading of a store URL back
+ * (storeIdOfPath). `npm run new:section` adds an entry here with its page, messages and test (README, "Add a store
+ * section").
  *
- * Plain data with no imports: lib/env.ts, client components and the browser tests' environment all read it.
+ * Plain data and pure functions with no imports: lib/env.ts, client components and the browser tests read it.
  */
 
 type SectionEntry = {
@@ -36,6 +37,14 @@ export const SECTIONS = [
     scopes: ["products:read", "products:write"],
     needsConnection: true,
   },
+  {
+    slug: "customers",
+    segment: "customers",
+    label: "Shell.customers",
+    title: "Customers.title",
+    scopes: ["customers:read"],
+    needsConnection: true,
+  },
 ] as const satisfies readonly SectionEntry[];
 
 export type Section = (typeof SECTIONS)[number];
@@ -57,6 +66,24 @@ export type SectionPath = SectionSlug | readonly [SectionSlug, ...(string | numb
 /** A query string's values; empty ones are left out, so URLs stay short and shareable. */
 export type HrefQuery = Record<string, string | number | null | undefined>;
 
+/** The store list: every URL of the app's stores starts here, and a merchant lands here after an install. */
+const STORES_PATH = "/stores";
+
+/** `?a=1&b=2` of the non-empty values, or "". Commas stay commas (`?installed=101,102` reads as written). */
+function queryString(query: HrefQuery | undefined): string {
+  const search = new URLSearchParams();
+  for (const [name, value] of Object.entries(query ?? {})) {
+    if (value !== null && value !== undefined && value !== "") search.set(name, String(value));
+  }
+  const text = search.toString().replace(/%2C/g, ",");
+  return text ? `?${text}` : "";
+}
+
+/** The store list's URL: storesHref() is `/stores`, storesHref({ installed: "101,102" }) announces new installs. */
+export function storesHref(query?: HrefQuery): string {
+  return `${STORES_PATH}${queryString(query)}`;
+}
+
 /**
  * Every URL of a store's pages is built here: `/stores/{id}[/{segment}[/{more}]][?query]`, each part encoded.
  * storeHref(7) is the store's home, storeHref(7, "orders", { status: "new" }) its new orders,
@@ -65,11 +92,25 @@ export type HrefQuery = Record<string, string | number | null | undefined>;
 export function storeHref(storeId: number | string, path: SectionPath = "overview", query?: HrefQuery): string {
   const [slug, ...rest] = typeof path === "string" ? [path] : path;
   const parts = [sectionOf(slug).segment, ...rest.map(String)].filter((part) => part !== "");
-  const search = new URLSearchParams();
-  for (const [name, value] of Object.entries(query ?? {})) {
-    if (value !== null && value !== undefined && value !== "") search.set(name, String(value));
-  }
   const tail = parts.map((part) => `/${encodeURIComponent(part)}`).join("");
-  const queryString = search.toString();
-  return `/stores/${encodeURIComponent(String(storeId))}${tail}${queryString ? `?${queryString}` : ""}`;
+  return `${STORES_PATH}/${encodeURIComponent(String(storeId))}${tail}${queryString(query)}`;
+}
+
+const MAX_INT4 = 2_147_483_647;
+
+/** A store id as written in a URL: digits only, no sign, no leading zero, within the database's integer. */
+export function parseStoreId(value: string): number | null {
+  if (!/^[1-9][0-9]{0,9}$/.test(value)) return null;
+  const id = Number(value);
+  return id <= MAX_INT4 ? id : null;
+}
+
+/**
+ * The way back out of a store URL: the store a path opens ("/stores/101/orders?status=new" is 101), or null for a
+ * path outside a store (`/stores`, `/install`) or an id that cannot be a store's.
+ */
+export function storeIdOfPath(path: string | null | undefined): number | null {
+  if (!path?.startsWith(`${STORES_PATH}/`)) return null;
+  const segment = /^[^/?#]*/.exec(path.slice(STORES_PATH.length + 1))?.[0] ?? "";
+  return parseStoreId(segment);
 }

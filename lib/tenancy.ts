@@ -5,6 +5,7 @@ import type { DbOrTx } from "@/db/client";
 import { findSessionStoreAccess } from "@/db/queries/sessions";
 import type { Install } from "@/db/schema";
 import { isClosed } from "@/lib/installs/state";
+import { parseStoreId } from "@/lib/sections";
 import { currentSession } from "@/lib/session";
 import { grantCutoff, sessionVerdict, shouldTouch } from "@/lib/session-policy";
 
@@ -32,15 +33,6 @@ export type StoreRefusal =
 export type StoreAccessDecision =
   | (StoreAccess & { ok: true; touch: boolean })
   | { ok: false; reason: StoreRefusal };
-
-const MAX_INT4 = 2_147_483_647;
-
-/** A store id as written in a URL: digits only, no sign, no leading zero, within the database's integer. */
-export function parseStoreId(value: string): number | null {
-  if (!/^[1-9][0-9]{0,9}$/.test(value)) return null;
-  const id = Number(value);
-  return id <= MAX_INT4 ? id : null;
-}
 
 /** The guard's decision, free of cookies and of Next's notFound(), so it can be tested with any clock. */
 export async function resolveStoreAccess(

@@ -1,8 +1,9 @@
 /**
  * `npm run setup`: points the template at a platform. Asks for (or takes as flags) the app's public URL, the
  * platform's hosts and the app's credentials from the developer console, generates the two secrets the app keeps
- * for itself, writes them into .env without losing anything already there, prints exactly what to register in
- * the developer console, and runs the doctor on the result.
+ * for itself, sets SVC_SCOPES to the scopes its pages use (lib/sections.ts), writes them into .env without losing
+ * anything already there, prints exactly what to register in the developer console, and runs the doctor on the
+ * result.
  *
  *   npm run setup                                    questions, with the current .env values as answers
  *   npm run setup -- --yes --app-url https://orders.example.com --auth-url https://... --api-url https://... \
@@ -17,6 +18,7 @@ import { existsSync } from "node:fs";
 import { chmod, readFile, writeFile } from "node:fs/promises";
 import { parseArgs } from "node:util";
 import { formatReport, isLocalPlatform, runDoctor } from "../lib/doctor";
+import { PAGE_SCOPES } from "../lib/sections";
 import { checkVariables } from "../lib/doctor/env-checks";
 import { checkRedirectUri, checkWebhookUrl } from "../lib/doctor/url-checks";
 import { redirectUriOf, webhookUrlOf } from "../lib/webhook-url/app-urls";
@@ -78,6 +80,21 @@ function masked(value: string): string {
   return value.length <= 12 ? "****" : `${value.slice(0, value.indexOf("_") + 1 || 4)}…${value.slice(-4)}`;
 }
 
+/**
+ * The scopes the app asks the merchant for: exactly those its sections' pages use (lib/sections.ts), so a section
+ * added with `npm run new:section` is asked for here too. An SVC_SCOPES already in .env is kept unless it lacks one
+ * of them and the developer agrees to the page scopes instead.
+ */
+async function decideScopes(prompter: Prompter | null, current: string | undefined): Promise<string> {
+  const wanted = PAGE_SCOPES.join(" ");
+  if (!current) return wanted;
+  const missing = PAGE_SCOPES.filter((scope) => !current.split(/\s+/).includes(scope));
+  if (missing.length === 0) return current;
+  const replace = flags.yes || (prompter ? await prompter.confirm(`  SVC_SCOPES in ${flags.file} lacks ${missing.join(", ")}, which the pages use. Ask for "${wanted}" instead?`) : false);
+  if (!replace) console.log(`  kept the SVC_SCOPES already in ${flags.file}: the pages that need ${missing.join(", ")} will be refused`);
+  return replace ? wanted : current;
+}
+
 async function decide(prompter: Prompter | null, current: Record<string, string>): Promise<Record<string, string> | null> {
   const chosen: Record<string, string> = { ...current };
   const problems: string[] = [];
@@ -117,6 +134,7 @@ async function decide(prompter: Prompter | null, current: Record<string, string>
     console.error(`✗ Nothing written; fix these and run it again:\n  ${refused.join("\n  ")}`);
     return null;
   }
+  chosen.SVC_SCOPES = await decideScopes(prompter, current.SVC_SCOPES);
   for (const [name, generate] of Object.entries(GENERATED)) {
     const existing = current[name];
     if (existing && !problemOf(name, { ...chosen, [name]: existing })) continue;
@@ -156,7 +174,7 @@ async function main(): Promise<number> {
   const chosen = await decide(prompter, current).finally(() => prompter?.close());
   if (!chosen) return 1;
 
-  const names = [...ASKED.map((item) => item.name), ...Object.keys(GENERATED)];
+  const names = [...ASKED.map((item) => item.name), "SVC_SCOPES", ...Object.keys(GENERATED)];
   const updates = Object.fromEntries(names.filter((name) => chosen[name] !== current[name]).map((name) => [name, chosen[name] ?? ""]));
   const updated = setEnvValues(file, updates, `Written by npm run setup on ${new Date().toISOString().slice(0, 10)}`);
   await writeFile(path, serializeEnvFile(updated), { mode: 0o600 });
@@ -174,6 +192,7 @@ async function main(): Promise<number> {
       `Register these in ${consoleUrl}, exactly as written (character for character):`,
       `  Redirect URI:  ${redirectUriOf(appUrl)}`,
       `  Webhook URL:   ${webhookUrlOf(appUrl)}`,
+      `  Scopes:        ${chosen.SVC_SCOPES} (the app must register each one it asks for)`,
       "Then, with the app deployed and answering at that URL, press Save and then Verify on the webhook: the console",
       "sends one signed webhook.verify, and real events go only to a verified URL.",
       ...(local ? ["(The emulator registers both URLs from its --app-url; its console has the Verify button.)"] : []),

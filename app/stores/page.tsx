@@ -9,7 +9,7 @@ import { mayCallPlatform } from "@/lib/installs/state";
 import { getUi } from "@/i18n/server";
 import { getDb } from "@/lib/database/app-database";
 import { isClosedStore, lostStores, type LostAccess } from "@/lib/lost-access";
-import { storeHref } from "@/lib/sections";
+import { storeHref, storesHref } from "@/lib/sections";
 import { currentSession, currentSessionId } from "@/lib/session";
 
 export async function generateMetadata(): Promise<Metadata> {
@@ -33,7 +33,7 @@ function installedNotice(param: string | string[] | undefined, installs: Install
 }
 
 export default async function StoresPage(props: Parameters<typeof Stores>[0]) {
-  return orDatabaseUnavailable(() => Stores(props), { retry: "/stores", standalone: true });
+  return orDatabaseUnavailable(() => Stores(props), { retry: storesHref(), standalone: true });
 }
 
 async function Stores({ searchParams }: { searchParams: Promise<{ installed?: string | string[] }> }) {

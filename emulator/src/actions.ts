@@ -1,7 +1,7 @@
 import { WILAYAS } from "./catalog";
 import { createFixtureState } from "./fixtures";
 import type { EmulatorContext } from "./http/types";
-import { PLAN_RANK, type App, type AppStatus, type Install, type Order, type OrderStatus, type Plan } from "./model";
+import { PLAN_RANK, type App, type AppStatus, type Customer, type Install, type Order, type OrderStatus, type Plan } from "./model";
 import { ORDER_STATUSES, buildOrder, trackingNumber } from "./order-factory";
 import { storeIneligibility } from "./rules";
 import { resetRuntime, runtime } from "./runtime";
@@ -214,6 +214,11 @@ export function setStoreSettings(ctx: EmulatorContext, storeId: number, settings
 export function storeOrders(ctx: EmulatorContext, storeId: number): Order[] {
   requireStore(ctx, storeId);
   return ctx.state.orders.filter((order) => order.store_id === storeId);
+}
+
+export function storeCustomers(ctx: EmulatorContext, storeId: number): Customer[] {
+  requireStore(ctx, storeId);
+  return ctx.state.customers.filter((customer) => customer.storeId === storeId);
 }
 
 export function advanceClock(ctx: EmulatorContext, seconds: number): Date {

@@ -1,4 +1,4 @@
-import { parseStoreId } from "@/lib/tenancy";
+import { storeIdOfPath, storesHref } from "@/lib/sections";
 
 /**
  * Where a merchant goes after signing in: back to the store page they were trying to open. Only a path inside
@@ -7,20 +7,13 @@ import { parseStoreId } from "@/lib/tenancy";
  */
 
 const MAX_RETURN_PATH_LENGTH = 512;
-const STORE_PATH = /^\/stores\/([0-9]{1,10})(?:\/[A-Za-z0-9_-]+)*\/?(?:\?[A-Za-z0-9_.~%=&+-]*)?$/;
+/** Path segments of plain characters and a plain query: no `//`, no dot segment, nothing to decode into one. */
+const PLAIN_PATH = /^(?:\/[A-Za-z0-9_-]+)+\/?(?:\?[A-Za-z0-9_.~%=&+-]*)?$/;
 
 /** The path itself when it is a store page of this app, else null. */
 export function safeReturnPath(value: unknown): string | null {
-  if (typeof value !== "string" || value.length > MAX_RETURN_PATH_LENGTH) return null;
-  const match = STORE_PATH.exec(value);
-  if (!match?.[1]) return null;
-  return parseStoreId(match[1]) === null ? null : value;
-}
-
-/** The store a return path opens (the path must have passed safeReturnPath). */
-export function returnPathStoreId(path: string): number | null {
-  const match = STORE_PATH.exec(path);
-  return match?.[1] ? parseStoreId(match[1]) : null;
+  if (typeof value !== "string" || value.length > MAX_RETURN_PATH_LENGTH || !PLAIN_PATH.test(value)) return null;
+  return storeIdOfPath(value) === null ? null : value;
 }
 
 /**
@@ -28,8 +21,8 @@ export function returnPathStoreId(path: string): number | null {
  * left unticked would answer 404); otherwise the list of stores with the new ones announced.
  */
 export function landingAfterInstall(returnTo: string | null, storeIds: readonly number[]): string {
-  const storeList = `/stores?installed=${storeIds.join(",")}`;
+  const storeList = storesHref({ installed: storeIds.join(",") });
   if (returnTo === null) return storeList;
-  const storeId = returnPathStoreId(returnTo);
+  const storeId = storeIdOfPath(returnTo);
   return storeIds.some((id) => id === storeId) ? returnTo : storeList;
 }

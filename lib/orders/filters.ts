@@ -1,3 +1,4 @@
+import { typedPhone } from "@/lib/phone";
 import { storeHref } from "@/lib/sections";
 import { isKnownOrderStatus } from "./status";
 
@@ -15,20 +16,16 @@ function first(value: string | string[] | undefined): string | null {
 }
 
 /**
- * An unknown status is dropped rather than matched (it could only show an empty list); the phone is compared
- * exactly, after removing the spaces people type in numbers ("0555 12 34 56") and the invisible direction marks a
- * number copied from right-to-left text carries. A phone still holding a control or other invisible character
- * (`%00`: PostgreSQL refuses NUL in text) is refused, never sent to the database.
+ * An unknown status is dropped rather than matched (it could only show an empty list); the phone is cleaned as
+ * lib/phone.ts typedPhone says, and a refused one is left out.
  */
 export function parseOrderFilters(params: SearchParams): OrderFilters {
   const status = first(params.status)?.trim().toLowerCase() ?? "";
-  const typed = (first(params.phone) ?? "").replace(/\p{Cf}/gu, "").replace(/\s+/g, "");
-  const phoneRefused = /\p{C}/u.test(typed);
-  const phone = phoneRefused ? "" : typed.slice(0, 32);
+  const { phone, refused: phoneRefused } = typedPhone(first(params.phone));
   const cursor = first(params.cursor)?.trim() ?? "";
   return {
     status: status && isKnownOrderStatus(status) ? status : null,
-    phone: phone || null,
+    phone,
     cursor: cursor || null,
     ...(phoneRefused ? { phoneRefused } : {}),
   };

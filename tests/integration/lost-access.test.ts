@@ -4,7 +4,7 @@ import { deleteExpiredSessions, endSessionFor, findEndedGrants } from "@/db/quer
 import { endedGrants, installs, sessions } from "@/db/schema";
 import { saveInstalledStores } from "@/lib/installs/tokens";
 import { setLogSink } from "@/lib/log";
-import { explainLostAccess, lostStores, storeIdOfPath } from "@/lib/lost-access";
+import { explainLostAccess, lostStores } from "@/lib/lost-access";
 import { signIn, signOut, signOutEverywhere } from "@/lib/session-lifecycle";
 import { ABSOLUTE_LIFETIME_MS, IDLE_TIMEOUT_MS } from "@/lib/session-policy";
 import { receiveWebhookOutcome } from "@/lib/webhooks/receive";
@@ -147,13 +147,5 @@ describe(`lost access (${databaseKind()})`, () => {
     ]);
     expect(await lostStores(handle.db, laptop, [102], at(6 * MINUTE))).toHaveLength(1);
     expect(await lostStores(handle.db, null, [])).toEqual([]);
-  });
-
-  it("reads a store id from a store page's path only", () => {
-    expect(storeIdOfPath("/stores/101/orders?status=new")).toBe("101");
-    expect(storeIdOfPath("/stores/101")).toBe("101");
-    expect(storeIdOfPath("/stores")).toBeNull();
-    expect(storeIdOfPath("/install")).toBeNull();
-    expect(storeIdOfPath(null)).toBeNull();
   });
 });

@@ -87,6 +87,22 @@ describe("message catalogue", () => {
     }
   });
 
+  it("lists in messages/untranslated.json only keys that exist and still read as in English", () => {
+    // npm run new:section writes a new key's English text into every locale and lists it there until translated.
+    const untranslated = JSON.parse(readFileSync(path.join(ROOT, "messages/untranslated.json"), "utf8")) as Record<string, string[]>;
+    const stale: string[] = [];
+    for (const [locale, keys] of Object.entries(untranslated)) {
+      for (const key of keys) {
+        const text = catalogues[locale]?.get(key);
+        if (text === undefined) stale.push(`${locale}: ${key} is not in ${locale}.json`);
+        else if (text !== reference.get(key)) stale.push(`${locale}: ${key} is translated: take it out of the list`);
+      }
+    }
+    expect(stale).toEqual([]);
+    const waiting = Object.entries(untranslated).filter(([, keys]) => keys.length > 0);
+    if (waiting.length) console.info(`Untranslated messages (messages/untranslated.json): ${waiting.map(([locale, keys]) => `${locale} ${keys.length}`).join(", ")}`);
+  });
+
   it("uses the same placeholders for a message in every locale", () => {
     const mismatches: string[] = [];
     for (const [key, english] of reference) {

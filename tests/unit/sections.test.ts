@@ -3,7 +3,7 @@ import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it } from "vitest";
 import { StoreCard } from "@/components/store-card";
 import { INSTALL_STATES, mayCallPlatform } from "@/lib/installs/state";
-import { PAGE_SCOPES, SECTIONS, SWITCHER_SECTION, sectionOf, storeHref } from "@/lib/sections";
+import { PAGE_SCOPES, SECTIONS, SWITCHER_SECTION, sectionOf, storeHref, storeIdOfPath, storesHref } from "@/lib/sections";
 import { translator } from "../helpers/i18n";
 
 describe("storeHref", () => {
@@ -19,6 +19,27 @@ describe("storeHref", () => {
   it("leaves empty query values out and encodes the others", () => {
     expect(storeHref(101, "orders", { status: null, phone: "+213 555", cursor: "" })).toBe("/stores/101/orders?phone=%2B213+555");
     expect(storeHref(101, "orders", { status: "new", phone: undefined, cursor: "c&d" })).toBe("/stores/101/orders?status=new&cursor=c%26d");
+  });
+});
+
+describe("storesHref and storeIdOfPath: the one way into and out of a store URL", () => {
+  it("builds the store list's URL, commas in a value kept as written", () => {
+    expect(storesHref()).toBe("/stores");
+    expect(storesHref({ installed: "101,102" })).toBe("/stores?installed=101,102");
+    expect(storesHref({ installed: "" })).toBe("/stores");
+  });
+
+  it("reads back the store of every URL storeHref builds, and of nothing else", () => {
+    for (const section of SECTIONS) {
+      expect(storeIdOfPath(storeHref(101, section.slug)), section.slug).toBe(101);
+      expect(storeIdOfPath(storeHref(2147483647, section.slug, { cursor: "x/y" })), section.slug).toBe(2147483647);
+    }
+    expect(storeIdOfPath(storeHref(101, ["orders", 42]))).toBe(101);
+    expect(storeIdOfPath("/stores/101?x=1")).toBe(101);
+    expect(storeIdOfPath("/stores/101#top")).toBe(101);
+    for (const path of ["/stores", "/stores/", "/stores?installed=101", "/install", "/", "/storesx/101", "/stores/0101", "/stores/abc/orders", "/stores/2147483648", "/stores/-1", null, undefined]) {
+      expect(storeIdOfPath(path), String(path)).toBeNull();
+    }
   });
 });
 

@@ -5,7 +5,8 @@ import { installs, sessions } from "@/db/schema";
 import { recordInstallState } from "@/lib/installs/record-state";
 import { signIn } from "@/lib/session-lifecycle";
 import { ABSOLUTE_LIFETIME_MS, IDLE_TIMEOUT_MS } from "@/lib/session-policy";
-import { parseStoreId, resolveStoreAccess } from "@/lib/tenancy";
+import { parseStoreId } from "@/lib/sections";
+import { resolveStoreAccess } from "@/lib/tenancy";
 import { createTestDatabase } from "@/tests/helpers/database";
 import { saveFixtureStores } from "@/tests/helpers/fixture-stores";
 

@@ -8,7 +8,7 @@ import { SignOutForm } from "@/components/sign-out-form";
 import { StoreNav } from "@/components/store-nav";
 import { StoreSwitcher } from "@/components/store-switcher";
 import { clientMessages, getUi } from "@/i18n/server";
-import { SECTIONS, storeHref } from "@/lib/sections";
+import { SECTIONS, storeHref, storesHref } from "@/lib/sections";
 import { currentSession } from "@/lib/session";
 import { requireStore } from "@/lib/tenancy";
 import { ImportProgress } from "./_components/import-progress";
@@ -54,7 +54,7 @@ async function StoreShell({ children, storeId }: { children: React.ReactNode; st
         </a>
         <header className="border-b border-slate-200 bg-white">
           <div className="mx-auto flex max-w-6xl flex-wrap items-center gap-x-4 gap-y-2 px-4 py-3">
-            <LinkWithStatus href="/stores" className="text-sm font-semibold text-slate-900">
+            <LinkWithStatus href={storesHref()} className="text-sm font-semibold text-slate-900">
               {t("Shell.appName")}
             </LinkWithStatus>
             <StoreSwitcher current={current} stores={stores} />

@@ -7,6 +7,7 @@ import {
   setOrderStatus,
   setStorePlan,
   setStoreSettings,
+  storeCustomers,
   storeOrders,
   type StoreSettings,
   theApp,
@@ -17,7 +18,7 @@ import { clearFaults, parseFaults, queueFaults } from "../faults";
 import type { EmulatorContext } from "../http/types";
 import type { ApiCall } from "../runtime";
 import { apiSettings, mintStores, setApiSettings, takeApiCalls, type ApiSettings, type MintedStore } from "../scale";
-import type { AppStatus, Install, Order, OrderStatus, Plan, Store } from "../model";
+import type { AppStatus, Customer, Install, Order, OrderStatus, Plan, Store } from "../model";
 
 export type StateSummary = ReturnType<typeof summarizeState>;
 
@@ -88,6 +89,7 @@ export type EmulatorControl = {
   setStorePlan(storeId: number, plan: Plan, planExpiresAt?: string | null): Store;
   setStoreSettings(storeId: number, settings: StoreSettings): Store;
   storeOrders(storeId: number): Order[];
+  storeCustomers(storeId: number): Customer[];
   advanceClock(seconds: number): Date;
   clock(): { now: string; timeScale: number; offsetMs: number };
   tick(): Promise<void>;
@@ -114,6 +116,7 @@ export function createControl(ctx: EmulatorContext): EmulatorControl {
     setStorePlan: (storeId, plan, planExpiresAt) => setStorePlan(ctx, storeId, plan, planExpiresAt),
     setStoreSettings: (storeId, settings) => setStoreSettings(ctx, storeId, settings),
     storeOrders: (storeId) => storeOrders(ctx, storeId),
+    storeCustomers: (storeId) => storeCustomers(ctx, storeId),
     advanceClock: (seconds) => advanceClock(ctx, seconds),
     clock: () => ({ now: ctx.clock.now().toISOString(), timeScale: ctx.clock.timeScale, offsetMs: ctx.clock.offsetMs() }),
     tick: () => ctx.webhooks.tick(),

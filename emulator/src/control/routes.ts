@@ -96,6 +96,7 @@ export const controlRoutes: Route[] = [
     return { id: store.id, monthlyQuota: store.monthlyQuota, analyticsRevenueVisible: store.analyticsRevenueVisible === true };
   }),
   route("GET", "stores/:id/orders", (request, ctx) => ({ orders: createControl(ctx).storeOrders(numberParam(request, "id")) })),
+  route("GET", "stores/:id/customers", (request, ctx) => ({ customers: createControl(ctx).storeCustomers(numberParam(request, "id")) })),
   route("POST", "clock/advance", (_request, ctx, body) => {
     const now = createControl(ctx).advanceClock(requireNumber(body, "seconds"));
     return { now: now.toISOString() };
