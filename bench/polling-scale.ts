@@ -437,7 +437,7 @@ export async function runPollingWave(stores: number, minutesAfter: number): Prom
   const workers: ChildProcess[] = [];
   const workerWarnings: string[] = [];
   const sender = await (async () => {
-    await database.migrate();
+    await migrateDatabase(database);
     return startBoss(database);
   })();
   try {

@@ -317,7 +317,7 @@ describe(`order backfill jobs (${databaseKind()})`, () => {
     let handle = await open();
     let worker: JobWorker | undefined;
     try {
-      await handle.migrate();
+      await migrateDatabase(handle);
       // The finish's first write of the polling mark hangs: the child is killed while it waits there.
       await failFirstMarkWrite(handle, "sleep");
       await sender(handle, (boss) => install(handle, boss));

@@ -11,6 +11,7 @@ import { saveInstalledStores } from "@/lib/installs/tokens";
 import { setLogSink } from "@/lib/log";
 import { signIn, signOut, signOutEverywhere } from "@/lib/session-lifecycle";
 import { resolveStoreAccess } from "@/lib/tenancy";
+import { migrateDatabase } from "@/lib/database/migrate";
 
 /**
  * Sessions under concurrency: a consent racing a sign-out, two consents racing with one cookie, a re-install landing
@@ -118,7 +119,7 @@ describe.skipIf(unanswered !== null)(
   beforeAll(async () => {
     scratch = await createScratchDatabase(serverUrl, "starter_races");
     handle = await openDatabase({ url: scratch.url });
-    await handle.migrate();
+    await migrateDatabase(handle);
     blocker = postgres(scratch.url, { max: 1, onnotice: () => {} });
     observer = postgres(scratch.url, { max: 1, onnotice: () => {} });
     restoreLog = setLogSink(() => {});

@@ -7,10 +7,11 @@ import { saveInstalledStores } from "@/lib/installs/tokens";
 import { startTracing, stopTracing } from "@/lib/observability/tracing-setup";
 import { sampleEnvelope, signDelivery } from "@/lib/webhooks/samples";
 import { databaseKind } from "../helpers/database";
+import { migrateDatabase } from "@/lib/database/migrate";
 
 /**
  * A webhook delivery through the app's own route handler (app/api/webhooks/route.ts), its database opened from the
- * environment as a deployed app opens it (db/index.ts getDb), with @vercel/otel's setup and the SDK's in-memory
+ * environment as a deployed app opens it (lib/database/app-database.ts getDb), with @vercel/otel's setup and the SDK's in-memory
  * exporter: the delivery's trace holds the statements that stored it, whichever driver ran them (PGlite, or
  * postgres.js with TEST_DATABASE_URL).
  */
@@ -29,7 +30,7 @@ describe(`a webhook delivery's trace through the route (${databaseKind()})`, () 
     if (serverUrl) {
       scratch = await createScratchDatabase(serverUrl, "starter_test");
       const migrating = await openDatabase({ url: scratch.url });
-      await migrating.migrate();
+      await migrateDatabase(migrating);
       await migrating.close();
       process.env.DATABASE_URL = scratch.url;
       // The route only sends follow-up jobs; no worker in the test's process.
@@ -39,7 +40,7 @@ describe(`a webhook delivery's trace through the route (${databaseKind()})`, () 
       process.env.PGLITE_DIR = "memory";
     }
     resetEnvCache();
-    const { getDatabase } = await import("@/db/index");
+    const { getDatabase } = await import("@/lib/database/app-database");
     const { getJobs } = await import("@/lib/jobs/app");
     const handle = await getDatabase();
     await saveInstalledStores(handle.db, {

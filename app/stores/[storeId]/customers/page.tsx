@@ -1,7 +1,7 @@
 import { LinkWithStatus } from "@/components/link-with-status";
 import { CustomersFilter } from "@/components/customers/customers-filter";
 import { CustomersList } from "@/components/customers/customers-list";
-import { getDb } from "@/db/index";
+import { getDb } from "@/lib/database/app-database";
 import { customersHref, loadCustomersPage, parseCustomersQuery } from "@/lib/customers/customers-page";
 import { interactivePlatform } from "@/lib/platform";
 import { sectionMetadata, storePage } from "../_components/store-page";
