@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { expect, test } from "@playwright/test";
 import { freePort } from "../../scripts/support/free-port";
-import { childEnv, run, until, type Watched } from "./support/processes";
+import { childEnv, run, stopGroup, until, type Watched } from "./support/processes";
 
 /**
  * A client cannot choose the address its install budget is counted under, on a real production server (`next start`
@@ -46,20 +46,19 @@ async function startServer(extra: Record<string, string>): Promise<Server> {
     ...extra,
   });
   delete env.DATABASE_URL;
-  const server: Watched = run("npx", ["next", "start", "-p", String(port)], env);
+  const server: Watched = run("npx", ["next", "start", "-p", String(port)], env, { group: true });
   const url = `http://127.0.0.1:${port}`;
-  const healthy = await until(async () => (await fetch(`${url}/api/health`).catch(() => null))?.status === 200, 300_000);
-  expect(healthy, `server output:\n${server.output()}`).toBe(true);
-  return {
-    url,
-    output: server.output,
-    stop: async () => {
-      server.child.kill("SIGTERM");
-      await Promise.race([server.exited, new Promise((resolve) => setTimeout(resolve, 10_000))]);
-      server.child.kill("SIGKILL");
-      await rm(dataDir, { recursive: true, force: true });
-    },
+  const stop = async () => {
+    await stopGroup(server);
+    await rm(dataDir, { recursive: true, force: true });
   };
+  const healthy = await until(async () => (await fetch(`${url}/api/health`).catch(() => null))?.status === 200, 300_000);
+  if (!healthy) {
+    const output = server.output();
+    await stop();
+    expect(healthy, `server output:\n${output}`).toBe(true);
+  }
+  return { url, output: server.output, stop };
 }
 
 /** Where GET /install sends a client claiming `headers`: the platform's consent screen or the waiting page. */

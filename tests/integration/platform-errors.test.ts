@@ -2,7 +2,6 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { sql } from "drizzle-orm";
 import type { Db } from "@/db/client";
 import { findInstall } from "@/db/queries/installs";
-import { installs } from "@/db/schema";
 import { PlatformError } from "@/lib/platform";
 import { databaseKind } from "../helpers/database";
 import { startHarness, type Harness } from "./platform-harness";
@@ -19,23 +18,13 @@ async function failure(promise: Promise<unknown>): Promise<PlatformError> {
 }
 
 /**
- * The db with `beforeWrite` run just before each update of installs is sent: the last moment at which another
- * request can change the row under a write the client has already decided on.
+ * The db with `beforeWrite` run just before each transaction opens. An install's state is recorded in a transaction
+ * that locks its row (lib/installs/record-state.ts), so that is the last moment at which another request can change
+ * the row under a write the client has already decided on without waiting for the lock.
  */
 function interleavedBeforeInstallWrites(db: Db, beforeWrite: () => Promise<void>): Db {
   const interleaved = Object.create(db) as Db;
-  interleaved.update = ((table: Parameters<Db["update"]>[0]) => {
-    const builder = db.update(table);
-    if (table !== installs) return builder;
-    return {
-      set(values: Parameters<typeof builder.set>[0]) {
-        const query = builder.set(values);
-        const send = query.then.bind(query);
-        query.then = (onSent, onFailed) => beforeWrite().then(() => send(onSent, onFailed));
-        return query;
-      },
-    };
-  }) as Db["update"];
+  interleaved.transaction = ((...args: Parameters<Db["transaction"]>) => beforeWrite().then(() => db.transaction(...args))) as Db["transaction"];
   return interleaved;
 }
 
@@ -218,8 +207,11 @@ describe(`platform errors, retries and install states (${databaseKind()})`, () =
 
     it("a re-install landing between a 401 and its record keeps the new token", async () => {
       let reinstall: (() => Promise<unknown>) | null = () => h.install(STORE);
+      // Pacing opens transactions too: the re-install waits until the refused call has gone out.
+      let sentAtUninstall = Number.POSITIVE_INFINITY;
       const client = h.client(STORE, {
         db: interleavedBeforeInstallWrites(h.db, async () => {
+          if (h.sent.length <= sentAtUninstall) return;
           const once = reinstall;
           reinstall = null;
           await once?.();
@@ -227,6 +219,7 @@ describe(`platform errors, retries and install states (${databaseKind()})`, () =
       });
       await client.whoami();
       h.emulator.control.uninstall(STORE);
+      sentAtUninstall = h.sent.length;
       const error = await failure(client.whoami());
       expect(error).toMatchObject({ status: 401, attempts: 1 });
       expect(reinstall).toBeNull();

@@ -30,12 +30,30 @@ export function childEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
 
 export type Watched = { child: ChildProcess; output: () => string; exited: Promise<number | null> };
 
-/** A command from the project's folder with its output collected. */
-export function run(command: string, args: string[], env: NodeJS.ProcessEnv): Watched {
-  const child = spawn(command, args, { env, stdio: ["ignore", "pipe", "pipe"] });
+/**
+ * A command from the project's folder with its output collected. `group: true` starts it in a process group of its
+ * own, for `stopGroup`: `npx next start` is npx, then next, then the server it forks, and a signal to npx alone
+ * leaves that server running after the test.
+ */
+export function run(command: string, args: string[], env: NodeJS.ProcessEnv, options: { group?: boolean } = {}): Watched {
+  const child = spawn(command, args, { env, stdio: ["ignore", "pipe", "pipe"], detached: options.group ?? false });
   let output = "";
   child.stdout?.on("data", (chunk: Buffer) => (output += chunk.toString()));
   child.stderr?.on("data", (chunk: Buffer) => (output += chunk.toString()));
   const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
   return { child, output: () => output, exited };
+}
+
+/** Stops a command started with `group: true` and everything it started: SIGTERM, then SIGKILL after `graceMs`. */
+export async function stopGroup(watched: Watched, graceMs = 10_000): Promise<void> {
+  const signalGroup = (signal: NodeJS.Signals) => {
+    try {
+      if (watched.child.pid !== undefined) process.kill(-watched.child.pid, signal);
+    } catch {
+      // The group is gone already.
+    }
+  };
+  signalGroup("SIGTERM");
+  await Promise.race([watched.exited, new Promise((resolve) => setTimeout(resolve, graceMs))]);
+  signalGroup("SIGKILL");
 }
