@@ -1,7 +1,7 @@
 /**
  * An order as the queries store it: the platform's copy of it (webhook `data.order` + `data.items`, or an orders
- * list item), already parsed. lib/platform/orders.ts's PlatformOrder fits this shape; it is written out here so
- * that the ground floor names nothing of lib/.
+ * list item), already parsed. lib/platform/orders.ts's PlatformOrder is built on it, so the ground floor names
+ * nothing of lib/ and the two cannot drift apart.
  */
 export type OrderCopy = {
   id: number;

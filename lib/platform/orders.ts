@@ -1,56 +1,19 @@
 import "server-only";
 import { z } from "zod";
+import type { OrderCopy, OrderCopyItem } from "@/db/order-copy";
 import { PlatformError } from "./errors";
 import { defineResource, intLike, isoDate, listEnvelope, money, optionalText, paginate, parseAnswer, toPage, type Page } from "./resource";
 
 export type OrderStatus = "pending" | "confirmed" | "processing" | "shipped" | "delivered" | "cancelled" | "returned";
 
-export type PlatformOrderItem = {
-  productId: number | null;
-  variantId: number | null;
-  productName: string | null;
-  variantName: string | null;
-  sku: string | null;
-  /** Money as decimal strings, exactly as the platform sent them, so nothing is lost to floating point. */
-  price: string | null;
-  quantity: number | null;
-  total: string | null;
-  source: string | null;
-};
+/** An order line as the platform describes it, field for field the line the database stores. */
+export type PlatformOrderItem = OrderCopyItem;
 
-/** An order as the platform describes it (webhook `data.order` + `data.items`, or an orders list item). */
-export type PlatformOrder = {
-  id: number;
-  storeId: number;
-  orderNumber: string;
-  storeSeq: number | null;
-  status: string;
-  paymentStatus: string | null;
-  paymentMethod: string | null;
-  deliveryType: string | null;
-  deskName: string | null;
-  customerName: string | null;
-  customerPhone: string | null;
-  customerEmail: string | null;
-  wilayaId: number | null;
-  wilayaName: string | null;
-  commune: string | null;
-  address: string | null;
-  subtotal: string | null;
-  shippingCost: string | null;
-  discount: string | null;
-  total: string | null;
-  promoCode: string | null;
-  customerNotes: string | null;
-  trackingNumber: string | null;
-  deliveryCompany: string | null;
-  createdAt: Date;
-  updatedAt: Date;
-  /** Items when the source carried them; null when it did not (then stored items are left as they are). */
-  items: PlatformOrderItem[] | null;
-  /** Fields the platform sent that this type does not model. */
-  extra: Record<string, unknown>;
-};
+/**
+ * An order as the platform describes it (webhook `data.order` + `data.items`, or an orders list item): the copy the
+ * database stores (db/order-copy.ts), with its store.
+ */
+export type PlatformOrder = OrderCopy & { storeId: number };
 
 const orderItemSchema = z.looseObject({
   product_id: intLike.nullish(),
