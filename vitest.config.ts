@@ -11,6 +11,8 @@ export default defineConfig({
   test: {
     include: ["tests/unit/**/*.test.ts", "tests/integration/**/*.test.ts", "emulator/tests/**/*.test.ts"],
     environment: "node",
+    // One migrated database per run, copied by each file's createTestDatabase() (tests/helpers/database.ts).
+    globalSetup: ["tests/helpers/database-template.ts"],
     // Two cores: embedded databases are heavy to start, so keep parallelism modest and timeouts generous.
     maxWorkers: 2,
     testTimeout: 30_000,

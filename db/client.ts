@@ -4,7 +4,7 @@
  * connection settings (lib/database/open.ts) and run the whole migration (lib/database/migrate.ts).
  */
 export type { DatabaseHandle, Db, DbOrTx } from "./types";
-export { openDatabase, type DatabaseOptions } from "./open";
+export { imageOfEmbedded, openDatabase, type DatabaseOptions } from "./open";
 export { MIGRATIONS_FOLDER } from "./migrate-tables";
 export { redactUrl } from "./redact-url";
 export { isConnectionFailure } from "./pool-health";

@@ -12,12 +12,26 @@ import type { DatabaseHandle, Db } from "./types";
 
 export type DatabaseOptions =
   | { url: string; maxConnections?: number }
-  /** A folder for a persistent embedded database, or "memory" for a throwaway one. */
-  | { embedded: string };
+  /**
+   * A folder for a persistent embedded database, or "memory" for a throwaway one. `image` (a throwaway one only)
+   * starts it as a copy of another's files (imageOfEmbedded) rather than from an empty cluster, which PGlite
+   * builds by running initdb: seconds on a busy machine, where loading an image is a fraction of that.
+   */
+  | { embedded: string; image?: Blob };
 
 /** Either driver behind one handle: postgres.js against a server at `url`, or PGlite in this process. */
 export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {
-  return "url" in options ? openServer(options.url, options.maxConnections) : openEmbedded(options.embedded);
+  return "url" in options ? openServer(options.url, options.maxConnections) : openEmbedded(options.embedded, options.image);
+}
+
+// The PGlite behind each embedded handle, for imageOfEmbedded: the handle itself stays driver-neutral.
+const embeddedClients = new WeakMap<DatabaseHandle, PGlite>();
+
+/** An embedded database's files as one uncompressed tarball, to open copies of it with `{ embedded: "memory", image }`. */
+export async function imageOfEmbedded(handle: DatabaseHandle): Promise<Blob> {
+  const client = embeddedClients.get(handle);
+  if (!client) throw new Error(`imageOfEmbedded: ${handle.location} is not an embedded database opened here`);
+  return client.dumpDataDir("none");
 }
 
 function openServer(url: string, maxConnections = 10): DatabaseHandle {
@@ -46,17 +60,18 @@ function openServer(url: string, maxConnections = 10): DatabaseHandle {
   };
 }
 
-async function openEmbedded(folder: string): Promise<DatabaseHandle> {
+async function openEmbedded(folder: string, image: Blob | undefined): Promise<DatabaseHandle> {
   const dataDir = folder === "memory" ? undefined : path.resolve(folder);
+  if (dataDir && image) throw new Error("an image starts a throwaway embedded database only, not a folder");
   // PGlite creates only the last folder of the path.
   if (dataDir) await mkdir(path.dirname(dataDir), { recursive: true });
   const releaseLock = dataDir ? await lockEmbeddedFolder(dataDir) : async () => {};
-  const client = await (dataDir ? PGlite.create(dataDir) : PGlite.create()).catch(async (error: unknown) => {
+  const client = await (dataDir ? PGlite.create(dataDir) : PGlite.create(image ? { loadDataDir: image } : {})).catch(async (error: unknown) => {
     await releaseLock();
     throw error;
   });
   const db = drizzlePglite(client, { schema }) as unknown as Db;
-  return {
+  const handle: DatabaseHandle = {
     db,
     kind: "embedded",
     location: dataDir ?? "memory",
@@ -66,4 +81,6 @@ async function openEmbedded(folder: string): Promise<DatabaseHandle> {
       await releaseLock();
     },
   };
+  embeddedClients.set(handle, client);
+  return handle;
 }
