@@ -11,7 +11,8 @@
  * MUTATION_REPORT_DIR, the group's folder, keeps its incremental cache and reports apart.
  */
 const reportDir = process.env.MUTATION_REPORT_DIR ?? "reports/mutation";
-const configFile = process.env.MUTATION_TEST_FILES ? "vitest.mutation.config.ts" : "vitest.config.ts";
+// Every run, narrowed or whole, through vitest.mutation.config.ts: it keeps each test file in a module registry of its own.
+const configFile = "vitest.mutation.config.ts";
 
 /** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
 const config = {

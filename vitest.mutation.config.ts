@@ -1,5 +1,5 @@
 import { defineConfig } from "vitest/config";
-import base from "./vitest.config";
+import base, { include } from "./vitest.config";
 
 /**
  * The vitest configuration of one mutation group (scripts/mutation.ts, through stryker.config.mjs): the project's
@@ -18,5 +18,7 @@ const testFiles = mutationTestFiles(process.env.MUTATION_TEST_FILES);
 
 export default defineConfig({
   ...base,
-  test: { ...base.test, ...(testFiles.length > 0 ? { include: testFiles } : {}) },
+  // One project, every file in a registry of its own: Stryker switches a mutant on per test file and reads coverage
+  // per test, which a registry shared between files (vitest.config.ts's "shared" project) would blur.
+  test: { ...base.test, projects: undefined, isolate: true, include: testFiles.length > 0 ? testFiles : include },
 });
