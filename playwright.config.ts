@@ -1,7 +1,7 @@
 import { defineConfig, devices } from "@playwright/test";
 import { chromiumExecutable, findChromium } from "./scripts/support/chromium";
 import { e2eAppEnv } from "./tests/e2e/support/app-env";
-import { APP_PORT, APP_URL, EMULATOR_PORT, EMULATOR_URL } from "./tests/e2e/support/servers";
+import { APP_URL, appPort, appUrl, emulatorPort, emulatorUrl, SLOTS } from "./tests/e2e/support/servers";
 
 /**
  * Chromium: PLAYWRIGHT_CHROMIUM_PATH when set, else Playwright's own build when installed, else a system Chromium or
@@ -20,8 +20,9 @@ export default defineConfig({
   // Runs driven by other specs (tests/e2e/fixtures) are not tests of their own.
   testIgnore: "**/fixtures/**",
   outputDir: "test-results",
-  // One app, one emulator, one database: tests share them, so they run one at a time.
-  workers: 1,
+  // One app, emulator and database per worker (a slot, tests/e2e/support/servers.ts): a file's tests run in order on
+  // one worker, and files are shared out between the workers. Two on two cores: much of a test is waiting on a page.
+  workers: SLOTS,
   fullyParallel: false,
   retries: 0,
   timeout: 60_000,
@@ -50,25 +51,25 @@ export default defineConfig({
       },
     },
   ],
-  webServer: [
+  webServer: Array.from({ length: SLOTS }, (_, slot) => [
     {
       // OAuth rate limits off: the suite installs through the consent screen more often than 10 times in 10 minutes.
-      command: `${TIED} tsx emulator/src/cli.ts start --port ${EMULATOR_PORT} --app-url ${APP_URL} --memory --no-auto-tick --no-oauth-limits`,
-      url: `${EMULATOR_URL}/_emulator/clock`,
+      command: `${TIED} tsx emulator/src/cli.ts start --port ${emulatorPort(slot)} --app-url ${appUrl(slot)} --memory --no-auto-tick --no-oauth-limits`,
+      url: `${emulatorUrl(slot)}/_emulator/clock`,
       reuseExistingServer: false,
       timeout: 60_000,
-      stdout: "pipe",
-      stderr: "pipe",
+      stdout: "pipe" as const,
+      stderr: "pipe" as const,
     },
     {
-      command: `${TIED} next start -p ${APP_PORT}`,
-      url: `${APP_URL}/api/health`,
-      env: e2eAppEnv(),
+      command: `${TIED} next start -p ${appPort(slot)}`,
+      url: `${appUrl(slot)}/api/health`,
+      env: e2eAppEnv(slot),
       reuseExistingServer: false,
       // A fresh embedded database takes seconds to create on an idle machine, minutes on a crowded one.
       timeout: 180_000,
-      stdout: "pipe",
-      stderr: "pipe",
+      stdout: "pipe" as const,
+      stderr: "pipe" as const,
     },
-  ],
+  ]).flat(),
 });

@@ -36,9 +36,14 @@ export default defineConfig({
     env: { NODE_ENV: "test" },
     // One migrated database per run, copied by each file's createTestDatabase() (tests/helpers/database.ts).
     globalSetup: ["tests/helpers/database-template.ts"],
-    // Tests run in a random order so that one leaning on another's leftovers fails. The reporter prints the seed
-    // ("Running tests with seed ..."); VITEST_SEED=<seed> (or --sequence.seed=<seed>) replays that order.
-    sequence: { shuffle: true, seed: process.env.VITEST_SEED ? Number(process.env.VITEST_SEED) : undefined },
+    // Tests run in a random order within their file so that one leaning on another's leftovers fails. The reporter
+    // prints the seed ("Running tests with seed ..."); VITEST_SEED=<seed> (or --sequence.seed=<seed>) replays that
+    // order. Files keep vitest's own order, longest first (from its cache, else by size), so the two workers finish
+    // together rather than one starting a minute-long file when the other is done.
+    sequence: {
+      shuffle: { files: false, tests: true },
+      seed: process.env.VITEST_SEED ? Number(process.env.VITEST_SEED) : undefined,
+    },
     projects: [
       { extends: true, test: { name: "shared", include, exclude: isolated, isolate: false } },
       { extends: true, test: { name: "isolated", include: isolated, isolate: true } },

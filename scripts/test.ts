@@ -1,7 +1,7 @@
 /**
- * `npm test`: the whole suite, each step printed with its time. Type-check, lint, unit and integration tests
- * (vitest, on the embedded database or on TEST_DATABASE_URL), a production build, then the browser tests
- * (Playwright in Chromium against the build and the emulator).
+ * `npm test`: the whole suite, each step printed with its time. Type-check beside lint; unit and integration tests
+ * (vitest, on the embedded database or on TEST_DATABASE_URL) beside the production build; then the browser tests
+ * (Playwright in Chromium against the build, two workers, each with an emulator and an app of its own).
  *
  * TEST_DATABASE_URL=postgres://... runs everything against that server instead: each vitest file gets a fresh
  * database on it, and the browser tests get one of their own.
@@ -22,6 +22,7 @@ import { createScratchDatabase, type ScratchDatabase } from "../db/scratch";
 import { describeChromium, findChromium } from "./support/chromium";
 import { spawnGroup, stopGroupsOnSignals } from "./support/process-group";
 import { migrateDatabase } from "../lib/database/migrate";
+import { e2eSlots, slotPgliteDir } from "../tests/e2e/support/slots";
 
 type Step = { name: string; command: string; args: string[]; env?: Record<string, string> };
 
@@ -78,6 +79,36 @@ function run(step: Step): Promise<number> {
   return spawnGroup(step.command, step.args, { stdio: ["ignore", "inherit", "inherit"], env: { ...process.env, ...step.env } }).exited;
 }
 
+/** A step whose output is held and printed whole once it ends, so that it can run beside a step that prints live. */
+async function runHeld(step: Step): Promise<number> {
+  const { child, exited } = spawnGroup(step.command, step.args, { stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, ...step.env } });
+  const chunks: Buffer[] = [];
+  child.stdout?.on("data", (chunk: Buffer) => chunks.push(chunk));
+  child.stderr?.on("data", (chunk: Buffer) => chunks.push(chunk));
+  const code = await exited;
+  console.log(`\n━━ ${step.name}: its output ━━`);
+  process.stdout.write(Buffer.concat(chunks));
+  return code;
+}
+
+/**
+ * Steps that run at once, each timed on its own: the first prints as it goes, the others when they end. Two cores
+ * are rarely both busy with one of these steps (the type-check and lint are one thread each, and much of the vitest
+ * step waits on timers and child processes), so a stage takes about as long as its longest step.
+ */
+async function runStage(stage: Step[], timings: string[]): Promise<number> {
+  console.log(`\n━━ ${stage.map((step) => step.name).join(" ‖ ")} ━━`);
+  const results = await Promise.all(
+    stage.map(async (step, index) => {
+      const stepStart = Date.now();
+      const code = await (index === 0 ? run(step) : runHeld(step));
+      return { step, code, seconds: ((Date.now() - stepStart) / 1000).toFixed(1) };
+    }),
+  );
+  for (const { step, code, seconds } of results) timings.push(`${code === 0 ? "✓" : "✗"} ${step.name} (${seconds}s)`);
+  return results.find((result) => result.code !== 0)?.code ?? 0;
+}
+
 async function createE2eDatabase(serverUrl: string): Promise<ScratchDatabase> {
   const scratch = await createScratchDatabase(serverUrl, "starter_e2e");
   const handle = await openDatabase({ url: scratch.url, maxConnections: 1 });
@@ -121,31 +152,29 @@ async function main(): Promise<void> {
   stopGroupsOnSignals({ beforeExit: () => console.error("\n✗ stopped by a signal; every step's processes were stopped too") });
   if (!skipE2e) await ensureChromium();
 
-  const steps: Step[] = e2eOnly
+  const vitest: Step = {
+    name: "unit and integration tests",
+    command: "npx",
+    args: ["vitest", "run", "--reporter=default", "--reporter=json", `--outputFile.json=${vitestReport}`],
+  };
+  const build: Step = { name: "production build", command: "npx", args: ["next", "build"], env: { NEXT_DIST_DIR: distDir } };
+  const stages: Step[][] = e2eOnly
     ? []
     : [
-        { name: "type-check", command: "npx", args: ["tsc", "--noEmit"] },
-        { name: "lint", command: "npx", args: ["eslint", "--max-warnings=0", "."] },
-        {
-          name: "unit and integration tests",
-          command: "npx",
-          args: ["vitest", "run", "--reporter=default", "--reporter=json", `--outputFile.json=${vitestReport}`],
-        },
+        [
+          { name: "type-check", command: "npx", args: ["tsc", "--noEmit"] },
+          { name: "lint", command: "npx", args: ["eslint", "--max-warnings=0", "."] },
+        ],
+        // The build the browser tests need is made while vitest runs.
+        skipE2e ? [vitest] : [vitest, build],
       ];
-  if (!skipE2e && !e2eOnly) {
-    steps.push({ name: "production build", command: "npx", args: ["next", "build"], env: { NEXT_DIST_DIR: distDir } });
-  }
 
   await rm(reportsDir, { recursive: true, force: true });
   const timings: string[] = [];
-  for (const step of steps) {
-    const stepStart = Date.now();
-    console.log(`\n━━ ${step.name} ━━`);
-    const code = await run(step);
-    const seconds = ((Date.now() - stepStart) / 1000).toFixed(1);
-    timings.push(`${code === 0 ? "✓" : "✗"} ${step.name} (${seconds}s)`);
+  for (const stage of stages) {
+    const code = await runStage(stage, timings);
     if (code !== 0) {
-      console.error(`\n✗ ${step.name} failed (exit ${code}). Steps so far:\n  ${timings.join("\n  ")}`);
+      console.error(`\n✗ ${stage.map((step) => step.name).join(" or ")} failed (exit ${code}). Steps so far:\n  ${timings.join("\n  ")}`);
       await printTotals();
       process.exit(code);
     }
@@ -154,9 +183,14 @@ async function main(): Promise<void> {
   if (!skipE2e) {
     const stepStart = Date.now();
     console.log("\n━━ browser tests (Playwright, Chromium) ━━");
-    await rm(e2ePgliteDir, { recursive: true, force: true });
-    await rm(`${e2ePgliteDir}.lock`, { force: true });
-    const e2eDatabase = serverUrl ? await createE2eDatabase(serverUrl) : null;
+    // One app per Playwright worker, each on a database of its own (tests/e2e/support/app-env.ts names them).
+    const slots = e2eSlots();
+    for (let slot = 0; slot < slots; slot++) {
+      const folder = slotPgliteDir(e2ePgliteDir, slot);
+      await rm(folder, { recursive: true, force: true });
+      await rm(`${folder}.lock`, { force: true });
+    }
+    const e2eDatabases = serverUrl ? await Promise.all(Array.from({ length: slots }, () => createE2eDatabase(serverUrl))) : [];
     const code = await run({
       name: "browser tests",
       command: "npx",
@@ -164,10 +198,11 @@ async function main(): Promise<void> {
       env: {
         NEXT_DIST_DIR: distDir,
         PLAYWRIGHT_JSON_OUTPUT_FILE: playwrightReport,
-        ...(e2eDatabase ? { E2E_DATABASE_URL: e2eDatabase.url } : {}),
+        E2E_WORKERS: String(slots),
+        ...(e2eDatabases.length > 0 ? { E2E_DATABASE_URL: e2eDatabases.map((database) => database.url).join(",") } : {}),
       },
     });
-    await e2eDatabase?.drop();
+    await Promise.all(e2eDatabases.map((database) => database.drop()));
     const seconds = ((Date.now() - stepStart) / 1000).toFixed(1);
     timings.push(`${code === 0 ? "✓" : "✗"} browser tests (${seconds}s)`);
     if (code !== 0) {

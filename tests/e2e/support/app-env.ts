@@ -1,15 +1,33 @@
 import { DEV_APP } from "../../../lib/dev-app";
 import { PAGE_SCOPES } from "../../../lib/sections";
-import { APP_PORT, APP_URL, EMULATOR_URL } from "./servers";
+import { appPort, appUrl, emulatorUrl, SLOT } from "./servers";
+import { slotPgliteDir } from "./slots";
 
-/** The production environment the end-to-end app runs with: the emulator's fixture credentials, nothing from a .env. */
-export function e2eAppEnv(): Record<string, string> {
+/**
+ * The database of a slot's app (tests/e2e/support/servers.ts): E2E_DATABASE_URL's databases (comma-separated, one per
+ * slot, made by scripts/test.ts on a PostgreSQL server), else a PGlite folder of its own under E2E_PGLITE_DIR.
+ */
+export function e2eDatabase(slot: number): { DATABASE_URL: string } | { PGLITE_DIR: string } {
+  const urls = process.env.E2E_DATABASE_URL?.split(",").filter(Boolean) ?? [];
+  if (urls.length > 0) {
+    const url = urls[slot];
+    if (!url) throw new Error(`E2E_DATABASE_URL names ${urls.length} database(s): slot ${slot} has none`);
+    return { DATABASE_URL: url };
+  }
+  return { PGLITE_DIR: slotPgliteDir(process.env.E2E_PGLITE_DIR ?? ".data/e2e/pglite", slot) };
+}
+
+/**
+ * The production environment a slot's app runs with (this worker's by default): the emulator's fixture credentials,
+ * nothing from a .env.
+ */
+export function e2eAppEnv(slot = SLOT): Record<string, string> {
   const env: Record<string, string> = {
     NODE_ENV: "production",
-    PORT: String(APP_PORT),
-    APP_URL,
-    SVC_AUTH_URL: EMULATOR_URL,
-    SVC_API_URL: EMULATOR_URL,
+    PORT: String(appPort(slot)),
+    APP_URL: appUrl(slot),
+    SVC_AUTH_URL: emulatorUrl(slot),
+    SVC_API_URL: emulatorUrl(slot),
     SVC_CLIENT_ID: DEV_APP.clientId,
     SVC_CLIENT_SECRET: DEV_APP.clientSecret,
     SVC_WEBHOOK_SECRET: DEV_APP.webhookSecret,
@@ -25,7 +43,5 @@ export function e2eAppEnv(): Record<string, string> {
     // the app's own mirror of that limit would turn installs away with its waiting page.
     TOKEN_ENDPOINT_LIMIT: "100000",
   };
-  if (process.env.E2E_DATABASE_URL) env.DATABASE_URL = process.env.E2E_DATABASE_URL;
-  else env.PGLITE_DIR = process.env.E2E_PGLITE_DIR ?? ".data/e2e/pglite";
-  return env;
+  return { ...env, ...e2eDatabase(slot) };
 }
