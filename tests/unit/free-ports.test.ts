@@ -14,16 +14,19 @@ function listen(port: number): Promise<Server> {
   });
 }
 
+type Settled = { app: number; emulator: number; slots: number; envApp?: string; envEmulator?: string };
+
 /** What tests/e2e/support/servers.ts settles on in a fresh process with this environment. */
-function e2ePorts(env: Record<string, string | undefined>): { app: number; emulator: number; envApp?: string } {
+function e2ePorts(env: Record<string, string | undefined>): Settled {
   const script =
-    'import("./tests/e2e/support/servers.ts").then((m) => console.log(JSON.stringify({ app: m.APP_PORT, emulator: m.EMULATOR_PORT, envApp: process.env.E2E_APP_PORT })))';
+    'import("./tests/e2e/support/servers.ts").then((m) => console.log(JSON.stringify({ app: m.APP_PORT, emulator: m.EMULATOR_PORT, slots: m.SLOTS, envApp: process.env.E2E_APP_PORT, envEmulator: process.env.E2E_EMULATOR_PORT })))';
   const output = execFileSync(path.join(root, "node_modules/.bin/tsx"), ["-e", script], {
     cwd: root,
     env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env } as unknown as NodeJS.ProcessEnv,
     encoding: "utf8",
+    stdio: ["ignore", "pipe", "pipe"],
   });
-  return JSON.parse(output.trim().split("\n").at(-1) ?? "{}") as { app: number; emulator: number; envApp?: string };
+  return JSON.parse(output.trim().split("\n").at(-1) ?? "{}") as Settled;
 }
 
 describe("free ports for the test servers", () => {
@@ -48,17 +51,32 @@ describe("free ports for the test servers", () => {
     await new Promise((resolve) => listen(single).then((server) => server.close(resolve)));
   });
 
-  it("gives the browser tests free ports when none are set, and records them for Playwright's workers", async () => {
-    const chosen = e2ePorts({});
-    expect(chosen.app).not.toBe(chosen.emulator);
-    expect(String(chosen.app)).toBe(chosen.envApp);
-    for (const port of [chosen.app, chosen.emulator]) {
+  it("gives each of the browser tests' workers free ports when none are set, and records them for the workers", async () => {
+    const chosen = e2ePorts({ E2E_WORKERS: "2" });
+    expect(chosen.slots).toBe(2);
+    const apps = (chosen.envApp ?? "").split(",").map(Number);
+    const emulators = (chosen.envEmulator ?? "").split(",").map(Number);
+    expect(apps).toHaveLength(2);
+    expect(emulators).toHaveLength(2);
+    // The runner (no TEST_PARALLEL_INDEX) names the first pair.
+    expect([chosen.app, chosen.emulator]).toEqual([apps[0], emulators[0]]);
+    const all = [...apps, ...emulators];
+    expect(new Set(all).size).toBe(4);
+    for (const port of all) {
       expect(port).not.toBe(busyPort);
       await new Promise((resolve) => listen(port).then((server) => server.close(resolve)));
     }
+    expect(e2ePorts({ E2E_WORKERS: "1" }).slots).toBe(1);
   });
 
-  it("keeps ports given in E2E_APP_PORT and E2E_EMULATOR_PORT (a worker inherits the runner's choice)", () => {
-    expect(e2ePorts({ E2E_APP_PORT: "3456", E2E_EMULATOR_PORT: "4567" })).toMatchObject({ app: 3456, emulator: 4567 });
+  it("keeps ports given in E2E_APP_PORT and E2E_EMULATOR_PORT, and a worker talks to its own slot's pair", () => {
+    expect(e2ePorts({ E2E_APP_PORT: "3456", E2E_EMULATOR_PORT: "4567" })).toMatchObject({ app: 3456, emulator: 4567, slots: 1 });
+    const inherited = { E2E_APP_PORT: "3456,3457", E2E_EMULATOR_PORT: "4567,4568" };
+    expect(e2ePorts({ ...inherited, TEST_PARALLEL_INDEX: "0" })).toMatchObject({ app: 3456, emulator: 4567, slots: 2 });
+    expect(e2ePorts({ ...inherited, TEST_PARALLEL_INDEX: "1" })).toMatchObject({ app: 3457, emulator: 4568, slots: 2 });
+  });
+
+  it("refuses port lists of different lengths, naming both", () => {
+    expect(() => e2ePorts({ E2E_APP_PORT: "3456,3457", E2E_EMULATOR_PORT: "4567" })).toThrow(/E2E_APP_PORT \(3456,3457\) and E2E_EMULATOR_PORT \(4567\)/);
   });
 });
