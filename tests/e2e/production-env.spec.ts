@@ -1,33 +1,23 @@
-import { spawn } from "node:child_process";
 import { expect, test } from "@playwright/test";
 import { freePort } from "../../scripts/support/free-port";
 import { e2eAppEnv } from "./support/app-env";
+import { run, stopGroup } from "./support/processes";
 
 /**
  * The production server refuses to start with a broken environment, naming every bad variable in one message and
  * never printing a value. Runs the same build the other browser tests use, on a port of its own.
  */
-/** Starts the built server and waits for it to exit (null: still running after 45 s, then killed). */
+/** Starts the built server and waits for it to exit (null: still running after 45 s, then stopped with all it started). */
 async function startServer(env: NodeJS.ProcessEnv): Promise<{ exitCode: number | null; output: string }> {
   const port = String(await freePort());
-  const child = spawn("npx", ["next", "start", "-p", port], {
-    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", ...env, PORT: port },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let output = "";
-  child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
-  const exitCode = await new Promise<number | null>((resolve) => {
-    const timer = setTimeout(() => {
-      child.kill("SIGKILL");
-      resolve(null);
-    }, 45_000);
-    child.on("exit", (code) => {
-      clearTimeout(timer);
-      resolve(code);
-    });
-  });
-  return { exitCode, output };
+  // A process group of its own: `npx next start` is npx, then next, then the server it forks.
+  const server = run("npx", ["next", "start", "-p", port], { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", ...env, PORT: port }, { group: true });
+  const exitCode = await Promise.race([server.exited, new Promise<"running">((resolve) => setTimeout(() => resolve("running"), 45_000))]);
+  if (exitCode === "running") {
+    await stopGroup(server);
+    return { exitCode: null, output: server.output() };
+  }
+  return { exitCode, output: server.output() };
 }
 
 test("next start stops at once, naming each missing or malformed variable", async () => {
