@@ -10,6 +10,8 @@
  *   --dist=DIR    the app's build folder (default .next-bench, as `npm run bench` builds it)
  *   --base=DIR    another checkout of the app (an earlier commit's), built into its own .next-bench, measured
  *                 beside it as "base": the requests interleave, so both see the same machine
+ *   --base-dist=DIR  the same, from another build folder of this checkout (an earlier build copied aside, e.g.
+ *                 `cp -a .next-bench .next-bench-base` before a change)
  *   --html=DIR    also leave each variant's HTML in DIR, and the floor page's, to see what a page sends
  *
  * With --prof, once the servers have stopped (a profile is written at exit), it prints where each side's CPU went,
@@ -29,6 +31,7 @@ const WARMUP = 30;
 const PROFILE_DIR = option("prof");
 const DIST = option("dist") ?? BENCH_DIST_DIR;
 const BASE = option("base");
+const BASE_DIST = option("base-dist");
 const HTML_DIR = option("html");
 const NEXT_BIN = path.join(process.cwd(), "node_modules", "next", "dist", "bin", "next");
 
@@ -39,10 +42,10 @@ const FLOORS: readonly Side[] = ["signed", "floor"];
 function start(side: Side, databaseUrl: string, port: number): ChildProcess {
   const env = productionEnv(databaseUrl, port);
   if (FLOORS.includes(side)) delete env.NEXT_DIST_DIR;
-  else env.NEXT_DIST_DIR = side === "app" ? DIST : BENCH_DIST_DIR;
+  else env.NEXT_DIST_DIR = side === "app" ? DIST : (BASE_DIST ?? BENCH_DIST_DIR);
   const profile = PROFILE_DIR ? [`--cpu-prof`, `--cpu-prof-dir=${path.join(PROFILE_DIR, side)}`] : [];
   if (PROFILE_DIR) mkdirSync(path.join(PROFILE_DIR, side), { recursive: true });
-  const dir = FLOORS.includes(side) ? [REFERENCE_DIR] : side === "base" ? [BASE!] : [];
+  const dir = FLOORS.includes(side) ? [REFERENCE_DIR] : side === "base" && BASE ? [BASE] : [];
   const args = [...profile, NEXT_BIN, "start", ...dir, "-p", String(port), "-H", "127.0.0.1"];
   return spawn(process.execPath, args, { env, stdio: ["ignore", "ignore", "inherit"] });
 }
@@ -58,10 +61,11 @@ async function fetchBody(url: string, headers: Record<string, string>, marker: s
 async function main(): Promise<void> {
   if (!existsSync(path.join(DIST, "BUILD_ID"))) throw new Error(`no production build in ${DIST}: npm run bench builds it`);
   if (BASE && !existsSync(path.join(BASE, BENCH_DIST_DIR, "BUILD_ID"))) throw new Error(`no production build in ${BASE}/${BENCH_DIST_DIR}`);
+  if (BASE_DIST && !existsSync(path.join(BASE_DIST, "BUILD_ID"))) throw new Error(`no production build in ${BASE_DIST}`);
   if (HTML_DIR) mkdirSync(HTML_DIR, { recursive: true });
   const database = await benchDatabase("bench_orders_cpu");
   const servers: ChildProcess[] = [];
-  const sides: Side[] = BASE ? ["app", "base", "signed", "floor"] : ["app", "signed", "floor"];
+  const sides: Side[] = BASE || BASE_DIST ? ["app", "base", "signed", "floor"] : ["app", "signed", "floor"];
   let requests = 0;
   try {
     const { cookie, phone, deepCursor } = await prepareOrdersDatabase(database.url);
@@ -78,7 +82,7 @@ async function main(): Promise<void> {
     const loadBefore = os.loadavg()[0]!;
     const totals = Object.fromEntries(sides.map((side) => [side, 0])) as Record<Side, number>;
     const appVariants = ordersVariants(bases.app, phone, deepCursor);
-    const baseVariants = BASE ? ordersVariants(bases.base, phone, deepCursor) : [];
+    const baseVariants = BASE || BASE_DIST ? ordersVariants(bases.base, phone, deepCursor) : [];
     const signedVariants = ordersVariants(bases.signed, phone, deepCursor);
     for (const [index, variant] of appVariants.entries()) {
       const used = Object.fromEntries(sides.map((side) => [side, 0])) as Record<Side, number>;
