@@ -12,6 +12,8 @@
  *                 beside it as "base": the requests interleave, so both see the same machine
  *   --base-dist=DIR  the same, from another build folder of this checkout (an earlier build copied aside, e.g.
  *                 `cp -a .next-bench .next-bench-base` before a change)
+ *   --jobs-worker=off  the app (and base) without the job worker inside its process (JOBS_WORKER=off): the page
+ *                 alone, without the worker's polling between requests (the default, inline, is what a deploy runs)
  *   --html=DIR    also leave each variant's HTML in DIR, and the floor page's, to see what a page sends
  *
  * With --prof, once the servers have stopped (a profile is written at exit), it prints where each side's CPU went,
@@ -32,6 +34,7 @@ const PROFILE_DIR = option("prof");
 const DIST = option("dist") ?? BENCH_DIST_DIR;
 const BASE = option("base");
 const BASE_DIST = option("base-dist");
+const JOBS_WORKER = option("jobs-worker");
 const HTML_DIR = option("html");
 const NEXT_BIN = path.join(process.cwd(), "node_modules", "next", "dist", "bin", "next");
 
@@ -42,6 +45,7 @@ const FLOORS: readonly Side[] = ["signed", "floor"];
 function start(side: Side, databaseUrl: string, port: number): ChildProcess {
   const env = productionEnv(databaseUrl, port);
   if (FLOORS.includes(side)) delete env.NEXT_DIST_DIR;
+  else if (JOBS_WORKER) env.JOBS_WORKER = JOBS_WORKER;
   else env.NEXT_DIST_DIR = side === "app" ? DIST : (BASE_DIST ?? BENCH_DIST_DIR);
   const profile = PROFILE_DIR ? [`--cpu-prof`, `--cpu-prof-dir=${path.join(PROFILE_DIR, side)}`] : [];
   if (PROFILE_DIR) mkdirSync(path.join(PROFILE_DIR, side), { recursive: true });
