@@ -183,20 +183,24 @@ export async function benchOrdersPage(): Promise<BenchResult> {
   const database = await benchDatabase("bench_orders");
   let app: ChildProcess | null = null;
   let floorApp: ChildProcess | null = null;
+  let signedApp: ChildProcess | null = null;
   try {
     const seedStarted = performance.now();
     const { cookie, phone, deepCursor } = await prepareOrdersDatabase(database.url);
     const seedSeconds = (performance.now() - seedStarted) / 1000;
-    const [port, floorPort] = [await freePort(), await freePort()];
+    const [port, floorPort, signedPort] = [await freePort(), await freePort(), await freePort()];
     app = startNext(database.url, port);
+    // Each page in a server process of its own, as the app's is: a process's work after its answer (sockets, GC,
+    // compression's end) then falls between its own requests, never into another page's, on every side alike.
     floorApp = startReference(database.url, floorPort);
+    signedApp = startReference(database.url, signedPort);
     const base = `http://127.0.0.1:${port}/stores/${STORE}/orders`;
     const floorUrl = `http://127.0.0.1:${floorPort}/rows`;
-    const signedBase = `http://127.0.0.1:${floorPort}${SIGNED_FLOOR_PATH}`;
+    const signedBase = `http://127.0.0.1:${signedPort}${SIGNED_FLOOR_PATH}`;
     await Promise.all([
       waitForStatus(base, app, [200], { headers: { cookie } }),
       waitForStatus(floorUrl, floorApp, [200]),
-      waitForStatus(signedBase, floorApp, [200], { headers: { cookie } }),
+      waitForStatus(signedBase, signedApp, [200], { headers: { cookie } }),
     ]);
 
     const variants = ordersVariants(base, phone, deepCursor);
@@ -210,7 +214,7 @@ export async function benchOrdersPage(): Promise<BenchResult> {
       const [ours, signed, floor] = await timeSides(
         [
           { url: variant.url, headers: { cookie }, pid: app.pid! },
-          { url: signedVariants[index]!.url, headers: { cookie }, pid: floorApp.pid! },
+          { url: signedVariants[index]!.url, headers: { cookie }, pid: signedApp.pid! },
           { url: floorUrl, headers: {}, pid: floorApp.pid! },
         ],
         `ORD-${STORE}-`,
@@ -248,7 +252,7 @@ export async function benchOrdersPage(): Promise<BenchResult> {
     );
     return { title: "Orders page server response (production build, PostgreSQL)", lines, figures };
   } finally {
-    await Promise.all([stopProcess(app), stopProcess(floorApp)]);
+    await Promise.all([stopProcess(app), stopProcess(floorApp), stopProcess(signedApp)]);
     await database.drop();
   }
 }
