@@ -1,7 +1,8 @@
 /**
  * `npx tsx --conditions=react-server bench/orders-cpu.ts`, once `npm run bench` has built both apps: the server CPU
- * each orders-page variant costs, app beside floor (the reference's 50-row page), and optionally a CPU profile of
- * each server. Times on a shared machine move with everyone's load; a server's own CPU per request (from /proc,
+ * each orders-page variant costs, app beside the signed-in floor (the reference's /signed page, same variant) and
+ * the bare floor (the reference's 50-row page), and optionally a CPU profile of each server. Times on a shared
+ * machine move with everyone's load; a server's own CPU per request (from /proc,
  * user + system, the database not counted) moves far less, so this is the figure to compare changes with.
  *
  *   --requests=N  requests per variant and side (default 300), after 30 warm-up ones
@@ -9,6 +10,10 @@
  *   --dist=DIR    the app's build folder (default .next-bench, as `npm run bench` builds it)
  *   --base=DIR    another checkout of the app (an earlier commit's), built into its own .next-bench, measured
  *                 beside it as "base": the requests interleave, so both see the same machine
+ *   --base-dist=DIR  the same, from another build folder of this checkout (an earlier build copied aside, e.g.
+ *                 `cp -a .next-bench .next-bench-base` before a change)
+ *   --jobs-worker=off  the app (and base) without the job worker inside its process (JOBS_WORKER=off): the page
+ *                 alone, without the worker's polling between requests (the default, inline, is what a deploy runs)
  *   --html=DIR    also leave each variant's HTML in DIR, and the floor page's, to see what a page sends
  *
  * With --prof, once the servers have stopped (a profile is written at exit), it prints where each side's CPU went,
@@ -19,7 +24,7 @@ import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { printProfiles } from "./cpu-profile";
-import { ordersVariants, prepareOrdersDatabase, STORE } from "./orders-page";
+import { ordersVariants, prepareOrdersDatabase, SIGNED_FLOOR_PATH, STORE } from "./orders-page";
 import { BENCH_DIST_DIR, REFERENCE_DIR, benchDatabase, cpuMs, freePort, productionEnv, stopProcess, waitForStatus } from "./support";
 
 const option = (name: string) => process.argv.find((arg) => arg.startsWith(`--${name}=`))?.split("=")[1];
@@ -28,18 +33,23 @@ const WARMUP = 30;
 const PROFILE_DIR = option("prof");
 const DIST = option("dist") ?? BENCH_DIST_DIR;
 const BASE = option("base");
+const BASE_DIST = option("base-dist");
+const JOBS_WORKER = option("jobs-worker");
 const HTML_DIR = option("html");
 const NEXT_BIN = path.join(process.cwd(), "node_modules", "next", "dist", "bin", "next");
 
-type Side = "app" | "base" | "floor";
+/** floor: the reference's bare 50-row page; signed: its signed-in floor page (a process of its own, so each profiles apart). */
+type Side = "app" | "base" | "signed" | "floor";
+const FLOORS: readonly Side[] = ["signed", "floor"];
 
 function start(side: Side, databaseUrl: string, port: number): ChildProcess {
   const env = productionEnv(databaseUrl, port);
-  if (side === "floor") delete env.NEXT_DIST_DIR;
-  else env.NEXT_DIST_DIR = side === "app" ? DIST : BENCH_DIST_DIR;
+  if (FLOORS.includes(side)) delete env.NEXT_DIST_DIR;
+  else if (JOBS_WORKER) env.JOBS_WORKER = JOBS_WORKER;
+  else env.NEXT_DIST_DIR = side === "app" ? DIST : (BASE_DIST ?? BENCH_DIST_DIR);
   const profile = PROFILE_DIR ? [`--cpu-prof`, `--cpu-prof-dir=${path.join(PROFILE_DIR, side)}`] : [];
   if (PROFILE_DIR) mkdirSync(path.join(PROFILE_DIR, side), { recursive: true });
-  const dir = side === "floor" ? [REFERENCE_DIR] : side === "base" ? [BASE!] : [];
+  const dir = FLOORS.includes(side) ? [REFERENCE_DIR] : side === "base" && BASE ? [BASE] : [];
   const args = [...profile, NEXT_BIN, "start", ...dir, "-p", String(port), "-H", "127.0.0.1"];
   return spawn(process.execPath, args, { env, stdio: ["ignore", "ignore", "inherit"] });
 }
@@ -55,10 +65,11 @@ async function fetchBody(url: string, headers: Record<string, string>, marker: s
 async function main(): Promise<void> {
   if (!existsSync(path.join(DIST, "BUILD_ID"))) throw new Error(`no production build in ${DIST}: npm run bench builds it`);
   if (BASE && !existsSync(path.join(BASE, BENCH_DIST_DIR, "BUILD_ID"))) throw new Error(`no production build in ${BASE}/${BENCH_DIST_DIR}`);
+  if (BASE_DIST && !existsSync(path.join(BASE_DIST, "BUILD_ID"))) throw new Error(`no production build in ${BASE_DIST}`);
   if (HTML_DIR) mkdirSync(HTML_DIR, { recursive: true });
   const database = await benchDatabase("bench_orders_cpu");
   const servers: ChildProcess[] = [];
-  const sides: Side[] = BASE ? ["app", "base", "floor"] : ["app", "floor"];
+  const sides: Side[] = BASE || BASE_DIST ? ["app", "base", "signed", "floor"] : ["app", "signed", "floor"];
   let requests = 0;
   try {
     const { cookie, phone, deepCursor } = await prepareOrdersDatabase(database.url);
@@ -68,20 +79,22 @@ async function main(): Promise<void> {
       const port = await freePort();
       processes[side] = start(side, database.url, port);
       servers.push(processes[side]);
-      bases[side] = side === "floor" ? `http://127.0.0.1:${port}/rows` : `http://127.0.0.1:${port}/stores/${STORE}/orders`;
+      const page = side === "floor" ? "/rows" : side === "signed" ? SIGNED_FLOOR_PATH : `/stores/${STORE}/orders`;
+      bases[side] = `http://127.0.0.1:${port}${page}`;
     }
     await Promise.all(sides.map((side) => waitForStatus(bases[side], processes[side], [200], { headers: { cookie } })));
     const loadBefore = os.loadavg()[0]!;
     const totals = Object.fromEntries(sides.map((side) => [side, 0])) as Record<Side, number>;
     const appVariants = ordersVariants(bases.app, phone, deepCursor);
-    const baseVariants = BASE ? ordersVariants(bases.base, phone, deepCursor) : [];
+    const baseVariants = BASE || BASE_DIST ? ordersVariants(bases.base, phone, deepCursor) : [];
+    const signedVariants = ordersVariants(bases.signed, phone, deepCursor);
     for (const [index, variant] of appVariants.entries()) {
       const used = Object.fromEntries(sides.map((side) => [side, 0])) as Record<Side, number>;
       const bytes = {} as Record<Side, number>;
       for (let round = 0; round < WARMUP + REQUESTS; round++) {
         const save = round === 0;
         for (const side of sides) {
-          const url = side === "floor" ? bases.floor : side === "app" ? variant.url : baseVariants[index]!.url;
+          const url = { floor: bases.floor, signed: signedVariants[index]!.url, app: variant.url, base: baseVariants[index]?.url ?? "" }[side];
           const marker = `ORD-${STORE}-`;
           const before = cpuMs(processes[side].pid!);
           bytes[side] = await fetchBody(url, side === "floor" ? {} : { cookie }, marker, save ? `${variant.key}-${side}` : undefined);
@@ -90,10 +103,12 @@ async function main(): Promise<void> {
       }
       for (const side of sides) totals[side] += used[side];
       requests += WARMUP + REQUESTS;
-      const per = (side: Side) => `${side} ${(used[side] / REQUESTS).toFixed(2)} ms (${(used[side] / used.floor).toFixed(2)}x, ${(bytes[side] / 1024).toFixed(1)} kB)`;
+      const per = (side: Side) =>
+        `${side} ${(used[side] / REQUESTS).toFixed(2)} ms (${(used[side] / used.signed).toFixed(2)}x signed-in, ${(used[side] / used.floor).toFixed(2)}x bare, ${(bytes[side] / 1024).toFixed(1)} kB)`;
       console.log(`${variant.label}: ${sides.map(per).join(", ")}`);
     }
-    console.log(`all variants, CPU per request against the floor's: ${sides.map((side) => `${side} ${(totals[side] / totals.floor).toFixed(2)}x`).join(", ")}`);
+    console.log(`all variants, CPU per request against the signed-in floor's: ${sides.map((side) => `${side} ${(totals[side] / totals.signed).toFixed(2)}x`).join(", ")}`);
+    console.log(`all variants, CPU per request against the bare floor's: ${sides.map((side) => `${side} ${(totals[side] / totals.floor).toFixed(2)}x`).join(", ")}`);
     console.log(`load average ${loadBefore.toFixed(1)} before, ${os.loadavg()[0]!.toFixed(1)} after, on ${os.cpus().length} cores`);
   } finally {
     await Promise.all(servers.map((server) => stopProcess(server)));

@@ -6,7 +6,7 @@ import { cache } from "react";
 import type { Db } from "@/db/client";
 import { getDb } from "@/lib/database/app-database";
 import { endSessionFor, findSessionInstalls, touchSession } from "@/db/queries/sessions";
-import type { Install } from "@/db/schema";
+import type { Install, OrderBackfill } from "@/db/schema";
 import { env } from "@/lib/env";
 import { closedInstallStates } from "@/lib/installs/state";
 import { log } from "@/lib/log";
@@ -106,7 +106,8 @@ export function afterSessionRead(db: Db, id: string, action: "touch" | "end", no
   });
 }
 
-export type CurrentSession = { id: string; installs: Install[] };
+/** backfills: the order import of each store in `installs` that has one, by store id (the store pages' notice). */
+export type CurrentSession = { id: string; installs: Install[]; backfills: ReadonlyMap<number, OrderBackfill> };
 
 /**
  * This browser's live session with the installs it may open, or null (no cookie, ended, or expired). One query,
@@ -126,7 +127,7 @@ export const currentSession = cache(async (): Promise<CurrentSession | null> => 
     return null;
   }
   if (shouldTouch(found.session, now)) afterSessionRead(db, id, "touch", now);
-  return { id, installs: found.installs };
+  return { id, installs: found.installs, backfills: found.backfills };
 });
 
 /** Route handlers only: a new session holding these stores (and the stores of this browser's live session). */

@@ -1,6 +1,6 @@
 import { and, asc, eq, gt, inArray, lt, lte, notInArray, or, sql, type SQL } from "drizzle-orm";
 import { rowsOf, type Db, type DbOrTx } from "@/db/client";
-import { endedGrants, installs, sessionReplacements, sessions, sessionStores, type Install, type InstallState } from "@/db/schema";
+import { endedGrants, installs, orderBackfills, sessionReplacements, sessions, sessionStores, type Install, type InstallState, type OrderBackfill } from "@/db/schema";
 import { preparedPerDb } from "./prepared";
 
 /**
@@ -109,7 +109,7 @@ const sessionInstallsQueries = new Map<string, (db: DbOrTx) => ReturnType<typeof
 
 function buildSessionInstalls(db: DbOrTx, closedStates: readonly InstallState[], withCutoff: boolean) {
   return db
-    .select({ createdAt: sessions.createdAt, lastSeenAt: sessions.lastSeenAt, install: installs })
+    .select({ createdAt: sessions.createdAt, lastSeenAt: sessions.lastSeenAt, install: installs, backfill: orderBackfills })
     .from(sessions)
     .leftJoin(
       sessionStores,
@@ -122,6 +122,9 @@ function buildSessionInstalls(db: DbOrTx, closedStates: readonly InstallState[],
         closedStates.length > 0 ? notInArray(installs.state, [...closedStates]) : undefined,
       ),
     )
+    // Each open store's order import (its primary key, at most one row): the import notice every store page shows
+    // comes with the session instead of from a statement of its own.
+    .leftJoin(orderBackfills, eq(orderBackfills.storeId, installs.storeId))
     .where(eq(sessions.id, sql.placeholder("id")))
     .orderBy(asc(installs.storeName), asc(installs.storeId))
     .prepare("find_session_installs");
@@ -130,13 +133,14 @@ function buildSessionInstalls(db: DbOrTx, closedStates: readonly InstallState[],
 /**
  * The session's times and the installs of every store it holds whose state is not one of `closedStates` (the
  * stores the platform cut the app off from: lib/installs/state.ts closedInstallStates) and, with `grantedAfter`,
- * that were granted after it, by name. Every page asks (lib/session.ts currentSession): a prepared query.
+ * that were granted after it, by name, with those stores' order imports by store id. Every page asks
+ * (lib/session.ts currentSession): a prepared query.
  */
 export async function findSessionInstalls(
   db: DbOrTx,
   id: string,
   options: { closedStates: readonly InstallState[]; grantedAfter?: Date },
-): Promise<{ session: SessionTimes; installs: Install[] } | null> {
+): Promise<{ session: SessionTimes; installs: Install[]; backfills: ReadonlyMap<number, OrderBackfill> } | null> {
   const { closedStates, grantedAfter } = options;
   const shape = `${grantedAfter ? "cutoff" : "all"}:${closedStates.join(",")}`;
   let query = sessionInstallsQueries.get(shape);
@@ -147,6 +151,7 @@ export async function findSessionInstalls(
   return {
     session: { createdAt: first.createdAt, lastSeenAt: first.lastSeenAt },
     installs: rows.flatMap((row) => (row.install ? [row.install] : [])),
+    backfills: new Map(rows.flatMap((row) => (row.backfill ? [[row.backfill.storeId, row.backfill] as const] : []))),
   };
 }
 

@@ -1,8 +1,9 @@
 import { sealData } from "iron-session";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import type { DatabaseHandle } from "@/db/client";
+import { startBackfillRow } from "@/db/queries/backfills";
 import { findSession, findSessionInstalls } from "@/db/queries/sessions";
-import { sessions } from "@/db/schema";
+import { orderBackfills, sessions } from "@/db/schema";
 import { env } from "@/lib/env";
 import { closedInstallStates } from "@/lib/installs/state";
 import { saveInstalledStores } from "@/lib/installs/tokens";
@@ -138,6 +139,7 @@ beforeEach(async () => {
   next.production = false;
   next.appUrl = null;
   await handle.db.delete(sessions);
+  await handle.db.delete(orderBackfills);
 });
 afterEach(() => {
   vi.useRealTimers();
@@ -358,8 +360,24 @@ describe("currentSession", () => {
   it("is the live session with its open stores, and asks for no write right after sign-in", async () => {
     clockAt(T0);
     const id = await browserWithSession([102, 101]);
-    expect(await currentSession()).toEqual({ id, installs: [expect.objectContaining({ storeId: 101 }), expect.objectContaining({ storeId: 102 })] });
+    expect(await currentSession()).toEqual({
+      id,
+      installs: [expect.objectContaining({ storeId: 101 }), expect.objectContaining({ storeId: 102 })],
+      backfills: new Map(),
+    });
     expect(next.afterQueue).toHaveLength(0);
+  });
+
+  it("carries each open store's order import, read in the same statement (the store pages' import notice)", async () => {
+    clockAt(T0);
+    const id = await browserWithSession([102, 101]);
+    await startBackfillRow(handle.db, { storeId: 101, runId: "run-101", at: T0 });
+    // A store outside the session: its import is not this browser's to see.
+    await startBackfillRow(handle.db, { storeId: 201, runId: "run-201", at: T0 });
+    const session = await currentSession();
+    expect(session?.id).toBe(id);
+    expect([...(session?.backfills.keys() ?? [])]).toEqual([101]);
+    expect(session?.backfills.get(101)).toMatchObject({ storeId: 101, runId: "run-101", status: "running", imported: 0 });
   });
 
   it("is null without a cookie, or for a secret the database does not know", async () => {

@@ -70,7 +70,7 @@ async function StoreShell({ children, storeId }: { children: React.ReactNode; st
         </header>
         <main id="main" className="mx-auto max-w-6xl space-y-4 px-4 py-6">
           <InstallBanner state={access.install.state} storeName={access.install.storeName} t={t} />
-          <ImportProgress storeId={access.storeId} t={t} />
+          <ImportProgress storeId={access.storeId} row={session?.backfills.get(access.storeId) ?? null} t={t} />
           {children}
         </main>
         <footer className="mx-auto max-w-6xl px-4 pb-8">

@@ -1,5 +1,4 @@
-import { getDb } from "@/lib/database/app-database";
-import { findBackfill } from "@/db/queries/backfills";
+import type { OrderBackfill } from "@/db/schema";
 import type { Translate } from "@/i18n/translate";
 import { RefreshWhileVisible } from "@/components/refresh-while-visible";
 import { workJobsAfterResponse } from "@/lib/jobs/app";
@@ -11,10 +10,10 @@ const SHOW_DONE_MS = 10 * 60 * 1000;
 /**
  * The store's order import (lib/jobs/backfill.ts), as a small notice on the store's pages: how many orders so far
  * while it runs (the page refreshes itself meanwhile), the total once done, or that it stopped, with a retry.
- * Server-rendered, self-contained: it reads its own row.
+ * Server-rendered from the store's import row, which the layout has from the request's session lookup
+ * (lib/session.ts currentSession): no statement of its own.
  */
-export async function ImportProgress({ storeId, t, now = new Date() }: { storeId: number; t: Translate; now?: Date }) {
-  const row = await findBackfill(await getDb(), storeId);
+export function ImportProgress({ storeId, row, t, now = new Date() }: { storeId: number; row: OrderBackfill | null; t: Translate; now?: Date }) {
   if (!row) return null;
   if (row.status === "done" && (!row.finishedAt || now.getTime() - row.finishedAt.getTime() > SHOW_DONE_MS)) return null;
   const count = row.imported;
