@@ -67,10 +67,10 @@ export async function completeInstall(
       await enqueueBackfills(input.jobs, tx, saved.map((install) => install.storeId));
       return saved;
     });
-    const address = input.admission?.client.address;
+    const installer = input.admission;
     // The network earns the token budget's reserve; losing that note must not fail an install that succeeded.
     // Stryker disable next-line ConditionalExpression: equivalent, without an address the note fails inside the promise the catch swallows
-    if (address) await recordInstaller(db, { address, now: input.admission?.now }).catch(() => undefined);
+    if (installer?.client.address) await recordInstaller(db, { address: installer.client.address, now: installer.now }).catch(() => undefined);
     // Stryker disable all: log line only; what was installed is returned and tested
     log.info("installed", {
       stores: installs.map((install) => install.storeId),
