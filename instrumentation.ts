@@ -1,5 +1,8 @@
 import type { Instrumentation } from "next";
 
+/** In `next dev`, how long the database and the job worker wait for a first answered page before starting anyway. */
+const DEV_BACKGROUND_LATEST_MS = 60_000;
+
 /**
  * Runs once when the server starts. In production a missing or malformed variable must stop the server here, with
  * one message naming each bad variable, rather than fail on the first request that happens to read it.
@@ -32,16 +35,28 @@ export async function register(): Promise<void> {
       const { routeConsoleThroughLog } = await import("@/lib/log-console");
       routeConsoleThroughLog();
     }
-    // Open (and for the embedded database, create and migrate) the database now, while the first page compiles
-    // or the first request is on its way, instead of after it: a new embedded database takes seconds. Not during
-    // `next build`, whose workers serve no request. A failure here is reported by the request that needs it.
+    // Not during `next build`, whose workers serve no request.
     if (process.env.NEXT_PHASE !== "phase-production-build") {
-      const { getDatabase } = await import("@/lib/database/app-database");
-      getDatabase().catch(() => undefined);
-      // The job engine (lib/jobs/app.ts): a worker inside this process on the embedded database or with
-      // JOBS_WORKER=inline, so an install's order import starts without a request asking for it.
-      const { getJobs } = await import("@/lib/jobs/app");
-      getJobs().catch((error: unknown) => console.error(`job engine did not start: ${error instanceof Error ? error.message : String(error)}`));
+      const startBackground = async () => {
+        // The database (for the embedded one, created and its tables migrated), so the requests after the first
+        // find it open. A failure here is reported by the request that needs it.
+        const { getDatabase } = await import("@/lib/database/app-database");
+        getDatabase().catch(() => undefined);
+        // The job engine (lib/jobs/app.ts): a worker inside this process on the embedded database or with
+        // JOBS_WORKER=inline, so an install's order import starts without a request asking for it.
+        const { getJobs } = await import("@/lib/jobs/app");
+        getJobs().catch((error: unknown) => console.error(`job engine did not start: ${error instanceof Error ? error.message : String(error)}`));
+      };
+      if (env.NODE_ENV === "development") {
+        // In `next dev` the first page is compiled on the same two cores: opening the embedded database, migrating
+        // the job engine and starting its worker took CPU from that compile, and a signed-out page needs none of
+        // it (a signed-in one opens the database itself, lib/database/app-database.ts). So they start once a page
+        // has been answered, or after a minute with none (docs/benchmarks.md, the devloop section).
+        const { afterFirstAnswer } = await import("@/lib/http/after-first-answer");
+        afterFirstAnswer(() => void startBackground(), DEV_BACKGROUND_LATEST_MS);
+      } else {
+        await startBackground();
+      }
     }
   }
 }

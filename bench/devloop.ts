@@ -14,7 +14,7 @@ import { rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { spawnGroup } from "../scripts/support/process-group";
-import { benchDevStart, firstAnswer, stopGroup } from "./dev-start";
+import { benchDevStart, firstAnswer, SETTLE_MS, stopGroup } from "./dev-start";
 import { freePort, REFERENCE_DIR } from "./support";
 import { parsePhases } from "./test-phases";
 import type { BenchResult } from "./types";
@@ -27,7 +27,7 @@ const load = () => (os.loadavg()[0] ?? 0).toFixed(1);
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? NaN;
 
 /** `next dev` of the empty app to its first 200 on `/`, in seconds. */
-async function referenceDevStart(label: string): Promise<number> {
+async function referenceDevStart(label: string, settleMs = 0): Promise<number> {
   const port = await freePort();
   console.log(`  ${label}: next dev ${REFERENCE_DIR} on ${port}, load ${load()} …`);
   const started = Date.now();
@@ -40,6 +40,8 @@ async function referenceDevStart(label: string): Promise<number> {
     const at = await firstAnswer(`http://localhost:${port}/`, (status) => status === 200, started + 600_000, { last: "not asked yet" });
     if (at === null) throw new Error("the empty app's next dev gave no 200 on / within 10 minutes");
     console.log(`    / answered 200 after ${((at - started) / 1000).toFixed(1)} s`);
+    // The same first start as the app's: up until Turbopack has written its cache (dev-start.ts SETTLE_MS).
+    if (settleMs > 0) await new Promise((resolve) => setTimeout(resolve, settleMs));
     return (at - started) / 1000;
   } finally {
     await stopGroup(child);
@@ -76,7 +78,7 @@ export async function benchDevloop(): Promise<BenchResult> {
 
   // Its development output (next dev writes under <distDir>/dev): the first start below fills it again.
   await rm(path.join(REFERENCE_DIR, ".next-bench", "dev"), { recursive: true, force: true });
-  await referenceDevStart("empty app, first start (not measured: fills Next's cache)");
+  await referenceDevStart("empty app, first start (not measured: fills Next's cache)", SETTLE_MS);
   const floorRuns: number[] = [];
   for (let run = 1; run <= WARM_RUNS; run++) floorRuns.push(await referenceDevStart(`empty app, warm start ${run}/${WARM_RUNS}`));
   const floorDev = median(floorRuns);

@@ -3,8 +3,9 @@
  * Prints where to go once the app's home page answers 200 (compiled, so the first visit is quick). Ctrl-C, or a
  * SIGTERM to this process, stops both with everything they started.
  *
- * Both start straight from node (no npx: each npx costs a second of npm start-up), the app's database opens while
- * its first page compiles (instrumentation.ts), and the emulator needs no build step.
+ * Both start straight from node (no npx: each npx costs a second of npm start-up), and the emulator needs no build
+ * step. What the first page does not need waits until it has answered (instrumentation.ts): the database opens, and
+ * the job engine migrates and starts its worker, right after, instead of taking the two cores from its compile.
  *
  * PORT (default 3000) and EMULATOR_PORT (default 4000) move them; EMULATOR_TIME_SCALE (default 12) and
  * EMULATOR_DATA_FILE (default the emulator's own) tune the emulator.
@@ -87,7 +88,7 @@ async function main(): Promise<void> {
 
   const [emulatorUp, appUp] = await Promise.all([
     waitFor(`${emulatorUrl}/_emulator/clock`, 60_000, (status) => status === 200),
-    // The first request compiles the home page; the database is opening meanwhile (instrumentation.ts).
+    // The first request compiles the home page; its answer starts the database and the job worker (instrumentation.ts).
     waitFor(`${env.APP_URL}/`, 180_000, (status) => status === 200),
   ]);
   if (!emulatorUp || !appUp) {

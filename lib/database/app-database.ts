@@ -5,15 +5,15 @@ import { openDatabaseFromEnv } from "./open";
 
 /**
  * The app's database, one per process. Kept on globalThis so dev-server reloads reuse it: two PGlite instances
- * on one folder corrupt it. The embedded database migrates itself at first use; a server database is migrated at
- * release with `npm run db:migrate`.
+ * on one folder corrupt it. The embedded database migrates its tables at first use (the job engine's schema follows
+ * when the job engine starts, lib/jobs/app.ts); a server database is migrated at release with `npm run db:migrate`.
  */
 const globalForDb = globalThis as unknown as { appDatabase?: Promise<DatabaseHandle>; appDatabaseOpening?: boolean };
 
 export function getDatabase(): Promise<DatabaseHandle> {
   if (!globalForDb.appDatabase) {
     globalForDb.appDatabaseOpening = true;
-    globalForDb.appDatabase = openDatabaseFromEnv({ env, migrateEmbedded: true })
+    globalForDb.appDatabase = openDatabaseFromEnv({ env, migrateEmbedded: "tables" })
       .catch((error: unknown) => {
         globalForDb.appDatabase = undefined;
         throw error;

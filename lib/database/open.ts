@@ -15,8 +15,10 @@ export type OpenFromEnvOptions = {
   /**
    * Apply the migrations when the database is the embedded one: nobody runs a release step for a folder on the
    * app's own disk. A server database is migrated at release (`npm run db:migrate`), never by whoever opens it.
+   * `"tables"`: the app's tables only, for a caller that migrates the job engine's schema itself before its first
+   * job (the app process: lib/jobs/app.ts), so a page waits for no more than the tables.
    */
-  migrateEmbedded?: boolean;
+  migrateEmbedded?: boolean | "tables";
   /** Defaults to this process's validated environment. */
   env?: Pick<Env, "DATABASE_URL" | "PGLITE_DIR">;
 };
@@ -29,7 +31,8 @@ export async function openDatabaseFromEnv(options: OpenFromEnvOptions = {}): Pro
     : await openAppDatabase({ embedded: env.PGLITE_DIR });
   if (handle.kind === "embedded" && options.migrateEmbedded) {
     try {
-      await migrateDatabase(handle);
+      if (options.migrateEmbedded === "tables") await handle.migrateTables();
+      else await migrateDatabase(handle);
     } catch (error) {
       // The folder stays locked until closed: a failed open must not leave it so.
       await handle.close();

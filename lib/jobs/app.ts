@@ -4,7 +4,7 @@ import type { PgBoss } from "pg-boss";
 import { getDatabase } from "@/lib/database/app-database";
 import { env } from "@/lib/env";
 import { log } from "@/lib/log";
-import { startBoss } from "./boss";
+import { migrateJobs, startBoss } from "./boss";
 import { CONTINUE_HEADER, workReadyJobs } from "./request-driven";
 import { startWorker } from "./runtime";
 
@@ -61,6 +61,9 @@ export function getJobs(): Promise<PgBoss> {
   if (!globalForJobs.appJobs) {
     globalForJobs.appJobs = (async () => {
       const handle = await getDatabase();
+      // The embedded database opens with its tables only (lib/database/app-database.ts): its job schema and queues
+      // are this engine's to install, before anything is sent. Every sender comes through here first.
+      if (handle.kind === "embedded") await migrateJobs(handle);
       if (!runsInlineWorker()) return startBoss(handle);
       const worker = await startWorker(handle, { schedule: true });
       log.info("job worker running inside the app", { component: "jobs", database: handle.kind });

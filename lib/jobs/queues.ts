@@ -2,7 +2,8 @@ import type { Queue } from "pg-boss";
 
 /**
  * Every job kind the app runs, with its queue's settings. The queues are created by the migration
- * (lib/jobs/boss.ts migrateJobs), so a job can be sent inside any transaction from the first request on.
+ * (lib/jobs/boss.ts migrateJobs: at release, or on the embedded database by the app's job engine before it hands
+ * itself to any sender, lib/jobs/app.ts), so a job can be sent inside any transaction from the first request on.
  *
  * `stately`: per singleton key (the store), at most one job runs and at most one waits. A send while one already
  * waits is a no-op (pg-boss answers null), which is what a per-store schedule wants.

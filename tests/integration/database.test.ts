@@ -53,6 +53,20 @@ describe("opening the database the environment names", () => {
     // Two embedded databases at once, one of them migrated: 3 s on a quiet machine, 36 s seen on a loaded 2-core one.
   }, 90_000);
 
+  it("migrates the job engine's schema too, unless asked for the tables only (the app, whose job engine does it: lib/jobs/app.ts)", async () => {
+    const jobSchemas = async (handle: DatabaseHandle) =>
+      rowsOf<{ schema_name: string }>(await handle.db.execute(sql`select schema_name from information_schema.schemata where schema_name = 'pgboss'`));
+    const whole = await openDatabaseFromEnv({ env: embedded, migrateEmbedded: true });
+    const tablesOnly = await openDatabaseFromEnv({ env: embedded, migrateEmbedded: "tables" });
+    try {
+      expect(await jobSchemas(whole)).toHaveLength(1);
+      expect(await tablesOf(tablesOnly)).toContain("installs");
+      expect(await jobSchemas(tablesOnly)).toEqual([]);
+    } finally {
+      await Promise.all([whole.close(), tablesOnly.close()]);
+    }
+  }, 90_000);
+
   it("opens the server at DATABASE_URL when it is set, without migrating it", async () => {
     const handle = await openDatabaseFromEnv({ env: { DATABASE_URL: "postgres://app:pw@127.0.0.1:1/app", PGLITE_DIR: "memory" }, migrateEmbedded: true });
     try {
