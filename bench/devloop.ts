@@ -18,11 +18,12 @@ import { benchDevStart, firstAnswer, SETTLE_MS, stopGroup } from "./dev-start";
 import { freePort, REFERENCE_DIR } from "./support";
 import { parsePhases } from "./test-phases";
 import type { BenchResult } from "./types";
+import { nextBin } from "../scripts/support/next-bin";
 
 const DEV_RATIO_TARGET = 2;
 const NPM_TEST_TARGET_SECONDS = 6 * 60;
 const WARM_RUNS = 3;
-const NEXT_BIN = path.join("node_modules", "next", "dist", "bin", "next");
+const NEXT_BIN = nextBin();
 const load = () => (os.loadavg()[0] ?? 0).toFixed(1);
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? NaN;
 

@@ -26,6 +26,7 @@ import path from "node:path";
 import { printProfiles } from "./cpu-profile";
 import { ordersVariants, prepareOrdersDatabase, SIGNED_FLOOR_PATH, STORE } from "./orders-page";
 import { BENCH_DIST_DIR, REFERENCE_DIR, benchDatabase, cpuMs, freePort, productionEnv, stopProcess, waitForStatus } from "./support";
+import { nextBin } from "../scripts/support/next-bin";
 
 const option = (name: string) => process.argv.find((arg) => arg.startsWith(`--${name}=`))?.split("=")[1];
 const REQUESTS = Number(option("requests") ?? 300);
@@ -36,7 +37,7 @@ const BASE = option("base");
 const BASE_DIST = option("base-dist");
 const JOBS_WORKER = option("jobs-worker");
 const HTML_DIR = option("html");
-const NEXT_BIN = path.join(process.cwd(), "node_modules", "next", "dist", "bin", "next");
+const NEXT_BIN = nextBin();
 
 /** floor: the reference's bare 50-row page; signed: its signed-in floor page (a process of its own, so each profiles apart). */
 type Side = "app" | "base" | "signed" | "floor";

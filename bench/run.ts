@@ -12,6 +12,7 @@ import path from "node:path";
 import { FIGURES_END, sectionSlug, spliceSection } from "./docs-sections";
 import { REFERENCE_DIR } from "./support";
 import type { BenchResult } from "./types";
+import { nextBin } from "../scripts/support/next-bin";
 
 type Bench = { name: string; run: () => Promise<BenchResult>; onlyByName?: boolean };
 
@@ -52,7 +53,7 @@ function build(label: string, args: string[], distDir: string | null): Promise<v
     const env: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1" };
     if (distDir) env.NEXT_DIST_DIR = distDir;
     else delete env.NEXT_DIST_DIR;
-    const child = spawn(process.execPath, [path.join("node_modules", "next", "dist", "bin", "next"), "build", ...args], {
+    const child = spawn(process.execPath, [nextBin(), "build", ...args], {
       stdio: ["ignore", "inherit", "inherit"],
       env,
     });

@@ -10,6 +10,7 @@ import { installs } from "@/db/schema";
 import { createScratchDatabase, type ScratchDatabase } from "@/db/scratch";
 import { DEV_APP } from "@/lib/dev-app";
 import { migrateDatabase } from "@/lib/database/migrate";
+import { nextBin } from "../scripts/support/next-bin";
 
 export const BENCH_DIST_DIR = process.env.BENCH_DIST_DIR ?? ".next-bench";
 export const BENCH_SESSION_SECRET = "bench-session-secret-at-least-32-characters";
@@ -47,7 +48,7 @@ export function productionEnv(databaseUrl: string, port: number): NodeJS.Process
   };
 }
 
-const NEXT_BIN = path.join(process.cwd(), "node_modules", "next", "dist", "bin", "next");
+const NEXT_BIN = nextBin();
 
 /** The bench's reference app (bench/reference): a bare App Router app on the same versions, built apart. */
 export const REFERENCE_DIR = path.join("bench", "reference");

@@ -22,6 +22,7 @@ import path from "node:path";
 import { printProfiles } from "./cpu-profile";
 import { BENCH_DIST_DIR, REFERENCE_DIR, benchDatabase, cpuMs, freePort, productionEnv, seedWebhookStores, stopProcess, waitForStatus } from "./support";
 import { deliveries, drive } from "./webhooks";
+import { nextBin } from "../scripts/support/next-bin";
 
 const option = (name: string) => process.argv.find((arg) => arg.startsWith(`--${name}=`))?.split("=")[1];
 const EVENTS = Number(option("events") ?? 2000);
@@ -30,7 +31,7 @@ const PROFILE_DIR = option("prof");
 const DIST = option("dist") ?? BENCH_DIST_DIR;
 const BASE = option("base");
 const JOBS_WORKER = option("jobs-worker");
-const NEXT_BIN = path.join(process.cwd(), "node_modules", "next", "dist", "bin", "next");
+const NEXT_BIN = nextBin();
 const STORES = { app: 101, floor: 102, base: 103 } as const;
 type Side = keyof typeof STORES;
 

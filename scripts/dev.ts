@@ -14,6 +14,7 @@ import { createServer } from "node:net";
 import { createInterface } from "node:readline";
 import { env } from "../lib/env";
 import { spawnGroup, stopGroups, stopGroupsOnSignals } from "./support/process-group";
+import { nextBin } from "./support/next-bin";
 
 const started = Date.now();
 // `PORT=3005 npm run dev` moves the app; the app's own URL (redirect URI, webhook URL) follows unless APP_URL is set.
@@ -84,7 +85,7 @@ async function main(): Promise<void> {
   const emulatorArgs = ["start", "--port", String(env.EMULATOR_PORT), "--app-url", env.APP_URL, "--time-scale", timeScale];
   if (emulatorDataFile) emulatorArgs.push("--data-file", emulatorDataFile);
   start("emulator", ["--import", "tsx", "emulator/src/cli.ts", ...emulatorArgs]);
-  start("app", ["node_modules/next/dist/bin/next", "dev", "-p", appPort]);
+  start("app", [nextBin(), "dev", "-p", appPort]);
 
   const [emulatorUp, appUp] = await Promise.all([
     waitFor(`${emulatorUrl}/_emulator/clock`, 60_000, (status) => status === 200),

@@ -8,6 +8,7 @@ import { DEV_APP } from "@/lib/dev-app";
 import { freePort } from "@/scripts/support/free-port";
 import { bodyStyled, linkedStyles, missingAppRules } from "@/tests/helpers/linked-styles";
 import { run, until, type Watched } from "@/tests/e2e/support/processes";
+import { nextBin } from "../../scripts/support/next-bin";
 
 /**
  * Next builds with either of its bundlers: Turbopack (`next build`, the default) or webpack (`next build --webpack`).
@@ -19,7 +20,7 @@ import { run, until, type Watched } from "@/tests/e2e/support/processes";
  * Turbopack build): `npm run test:bundlers` runs it. BUNDLERS=webpack runs one.
  */
 
-const NEXT_BIN = path.join("node_modules", "next", "dist", "bin", "next");
+const NEXT_BIN = nextBin();
 const BUNDLERS = (process.env.BUNDLERS ?? "turbopack,webpack").split(",").map((name) => name.trim());
 const PAGES = ["/", "/install/failed?reason=access_denied"];
 

@@ -13,6 +13,7 @@ import { freePort } from "../../scripts/support/free-port";
 import { e2eAppEnv } from "./support/app-env";
 import { installThroughConsent } from "./support/install";
 import { childEnv, run, until, type Watched } from "./support/processes";
+import { nextBin } from "../../scripts/support/next-bin";
 
 /**
  * The session limits as the browser that held a store meets them (issue 26): after 30 minutes without a request, and
@@ -59,7 +60,7 @@ function startApp(appPort: number, emulatorUrl: string): Watched {
   });
   delete env.DATABASE_URL;
   // next itself, not through npx: the SIGTERM at the end must reach the server.
-  return run(process.execPath, ["node_modules/next/dist/bin/next", "start", "-p", String(appPort)], env);
+  return run(process.execPath, [nextBin(), "start", "-p", String(appPort)], env);
 }
 
 async function stopApp(server: Watched): Promise<void> {

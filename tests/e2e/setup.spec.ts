@@ -8,6 +8,7 @@ import { freePort } from "../../scripts/support/free-port";
 import { envValues, parseEnvFile } from "../../scripts/support/env-file";
 import { installThroughConsent } from "./support/install";
 import { childEnv, run, until } from "./support/processes";
+import { nextBin } from "../../scripts/support/next-bin";
 
 /**
  * From nothing to an installed app with `npm run setup`, against an emulator of its own: the .env it writes passes
@@ -78,7 +79,7 @@ test("npm run setup -- --yes writes a .env that the doctor passes and the app in
   // next itself, not through npx: the SIGTERM at the end must reach the server, which npx would not pass on.
   const server = run(
     process.execPath,
-    ["node_modules/next/dist/bin/next", "start", "-p", String(appPort)],
+    [nextBin(), "start", "-p", String(appPort)],
     childEnv({
       ...written,
       NODE_ENV: "production",
