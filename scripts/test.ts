@@ -1,7 +1,8 @@
 /**
- * `npm test`: the whole suite, each step printed with its time. Type-check beside lint; unit and integration tests
- * (vitest, on the embedded database or on TEST_DATABASE_URL) beside the production build; then the browser tests
- * (Playwright in Chromium against the build, two workers, each with an emulator and an app of its own).
+ * `npm test`: the whole suite, each step printed with its time. Type-check beside lint; then unit and integration
+ * tests (vitest, on the embedded database or on TEST_DATABASE_URL) beside the production build, followed as soon as
+ * it is made by the browser tests (Playwright in Chromium against the build, two workers, each with an emulator and
+ * an app of its own). One step prints live at a time; the others' output is held (scripts/support/lanes.ts).
  *
  * TEST_DATABASE_URL=postgres://... runs everything against that server instead: each vitest file gets a fresh
  * database on it, and the browser tests get one of their own.
@@ -20,11 +21,11 @@ import { readFile, rm } from "node:fs/promises";
 import { openDatabase } from "../db/client";
 import { createScratchDatabase, type ScratchDatabase } from "../db/scratch";
 import { describeChromium, findChromium } from "./support/chromium";
+import { runLanes, Screen, type Step, type StepResult } from "./support/lanes";
 import { spawnGroup, stopGroupsOnSignals } from "./support/process-group";
 import { migrateDatabase } from "../lib/database/migrate";
 import { e2eSlots, slotPgliteDir } from "../tests/e2e/support/slots";
 
-type Step = { name: string; command: string; args: string[]; env?: Record<string, string> };
 
 const serverUrl = process.env.TEST_DATABASE_URL;
 const separator = process.argv.indexOf("--");
@@ -79,42 +80,35 @@ function run(step: Step): Promise<number> {
   return spawnGroup(step.command, step.args, { stdio: ["ignore", "inherit", "inherit"], env: { ...process.env, ...step.env } }).exited;
 }
 
-/** A step whose output is held and printed whole once it ends, so that it can run beside a step that prints live. */
-async function runHeld(step: Step): Promise<number> {
-  const { child, exited } = spawnGroup(step.command, step.args, { stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, ...step.env } });
-  const chunks: Buffer[] = [];
-  child.stdout?.on("data", (chunk: Buffer) => chunks.push(chunk));
-  child.stderr?.on("data", (chunk: Buffer) => chunks.push(chunk));
-  const code = await exited;
-  console.log(`\n━━ ${step.name}: its output ━━`);
-  process.stdout.write(Buffer.concat(chunks));
-  return code;
-}
-
-/**
- * Steps that run at once, each timed on its own: the first prints as it goes, the others when they end. Two cores
- * are rarely both busy with one of these steps (the type-check and lint are one thread each, and much of the vitest
- * step waits on timers and child processes), so a stage takes about as long as its longest step.
- */
-async function runStage(stage: Step[], timings: string[]): Promise<number> {
-  console.log(`\n━━ ${stage.map((step) => step.name).join(" ‖ ")} ━━`);
-  const results = await Promise.all(
-    stage.map(async (step, index) => {
-      const stepStart = Date.now();
-      const code = await (index === 0 ? run(step) : runHeld(step));
-      return { step, code, seconds: ((Date.now() - stepStart) / 1000).toFixed(1) };
-    }),
-  );
-  for (const { step, code, seconds } of results) timings.push(`${code === 0 ? "✓" : "✗"} ${step.name} (${seconds}s)`);
-  return results.find((result) => result.code !== 0)?.code ?? 0;
-}
-
 async function createE2eDatabase(serverUrl: string): Promise<ScratchDatabase> {
   const scratch = await createScratchDatabase(serverUrl, "starter_e2e");
   const handle = await openDatabase({ url: scratch.url, maxConnections: 1 });
   await migrateDatabase(handle);
   await handle.close();
   return scratch;
+}
+
+/**
+ * One app per Playwright worker, each on a database of its own (tests/e2e/support/app-env.ts names them): fresh
+ * embedded folders, or fresh databases on the PostgreSQL server, dropped after the run.
+ */
+async function prepareBrowserDatabases(): Promise<{ env: Record<string, string>; cleanup: () => Promise<void> }> {
+  const slots = e2eSlots();
+  for (let slot = 0; slot < slots; slot++) {
+    const folder = slotPgliteDir(e2ePgliteDir, slot);
+    await rm(folder, { recursive: true, force: true });
+    await rm(`${folder}.lock`, { force: true });
+  }
+  const databases = serverUrl ? await Promise.all(Array.from({ length: slots }, () => createE2eDatabase(serverUrl))) : [];
+  return {
+    env: {
+      E2E_WORKERS: String(slots),
+      ...(databases.length > 0 ? { E2E_DATABASE_URL: databases.map((database) => database.url).join(",") } : {}),
+    },
+    cleanup: async () => {
+      await Promise.all(databases.map((database) => database.drop()));
+    },
+  };
 }
 
 /**
@@ -158,62 +152,38 @@ async function main(): Promise<void> {
     args: ["vitest", "run", "--reporter=default", "--reporter=json", `--outputFile.json=${vitestReport}`],
   };
   const build: Step = { name: "production build", command: "npx", args: ["next", "build"], env: { NEXT_DIST_DIR: distDir } };
-  const stages: Step[][] = e2eOnly
-    ? []
+  const browser: Step = {
+    name: "browser tests",
+    command: "npx",
+    args: ["playwright", "test", ...playwrightArgs],
+    env: { NEXT_DIST_DIR: distDir, PLAYWRIGHT_JSON_OUTPUT_FILE: playwrightReport },
+    prepare: prepareBrowserDatabases,
+  };
+  // Each stage's lanes run at once. The build, then the browser tests, run while vitest does: vitest spends much of
+  // its time waiting on timers and child processes, and the browser tests are most of the run.
+  const stages: Step[][][] = e2eOnly
+    ? [[[browser]]]
     : [
-        [
-          { name: "type-check", command: "npx", args: ["tsc", "--noEmit"] },
-          { name: "lint", command: "npx", args: ["eslint", "--max-warnings=0", "."] },
-        ],
-        // The build the browser tests need is made while vitest runs.
-        skipE2e ? [vitest] : [vitest, build],
+        [[{ name: "type-check", command: "npx", args: ["tsc", "--noEmit"] }], [{ name: "lint", command: "npx", args: ["eslint", "--max-warnings=0", "."] }]],
+        skipE2e ? [[vitest]] : [[vitest], [build, browser]],
       ];
 
   await rm(reportsDir, { recursive: true, force: true });
-  const timings: string[] = [];
+  const screen = new Screen(process.stdout);
+  const results: StepResult[] = [];
+  const summary = () => results.map(({ name, code, seconds }) => `${code === 0 ? "✓" : "✗"} ${name} (${seconds.toFixed(1)}s)`).join("\n  ");
   for (const stage of stages) {
-    const code = await runStage(stage, timings);
-    if (code !== 0) {
-      console.error(`\n✗ ${stage.map((step) => step.name).join(" or ")} failed (exit ${code}). Steps so far:\n  ${timings.join("\n  ")}`);
+    results.push(...(await runLanes(stage, screen)));
+    const failed = results.filter((result) => result.code !== 0);
+    if (failed.length > 0) {
+      console.error(`\n✗ ${failed.map((result) => result.name).join(" and ")} failed (exit ${failed[0]!.code}). Steps so far:\n  ${summary()}`);
       await printTotals();
-      process.exit(code);
-    }
-  }
-
-  if (!skipE2e) {
-    const stepStart = Date.now();
-    console.log("\n━━ browser tests (Playwright, Chromium) ━━");
-    // One app per Playwright worker, each on a database of its own (tests/e2e/support/app-env.ts names them).
-    const slots = e2eSlots();
-    for (let slot = 0; slot < slots; slot++) {
-      const folder = slotPgliteDir(e2ePgliteDir, slot);
-      await rm(folder, { recursive: true, force: true });
-      await rm(`${folder}.lock`, { force: true });
-    }
-    const e2eDatabases = serverUrl ? await Promise.all(Array.from({ length: slots }, () => createE2eDatabase(serverUrl))) : [];
-    const code = await run({
-      name: "browser tests",
-      command: "npx",
-      args: ["playwright", "test", ...playwrightArgs],
-      env: {
-        NEXT_DIST_DIR: distDir,
-        PLAYWRIGHT_JSON_OUTPUT_FILE: playwrightReport,
-        E2E_WORKERS: String(slots),
-        ...(e2eDatabases.length > 0 ? { E2E_DATABASE_URL: e2eDatabases.map((database) => database.url).join(",") } : {}),
-      },
-    });
-    await Promise.all(e2eDatabases.map((database) => database.drop()));
-    const seconds = ((Date.now() - stepStart) / 1000).toFixed(1);
-    timings.push(`${code === 0 ? "✓" : "✗"} browser tests (${seconds}s)`);
-    if (code !== 0) {
-      console.error(`\n✗ browser tests failed (exit ${code}). Steps:\n  ${timings.join("\n  ")}`);
-      await printTotals();
-      process.exit(code);
+      process.exit(failed[0]!.code);
     }
   }
 
   const total = ((Date.now() - started) / 1000).toFixed(1);
-  console.log(`\n✓ all steps passed in ${total}s (${database}, Node ${process.version}):\n  ${timings.join("\n  ")}`);
+  console.log(`\n✓ all steps passed in ${total}s (${database}, Node ${process.version}):\n  ${summary()}`);
   await printTotals();
 }
 

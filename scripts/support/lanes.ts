@@ -1,0 +1,105 @@
+import { spawnGroup } from "./process-group";
+
+export type Step = {
+  name: string;
+  command: string;
+  args: string[];
+  env?: Record<string, string>;
+  /** Work before the command (its databases, say): what it returns is added to the command's environment. */
+  prepare?: () => Promise<{ env?: Record<string, string>; cleanup?: () => Promise<void> }>;
+};
+
+export type StepResult = { name: string; code: number; seconds: number };
+
+type Running = { name: string; chunks: Buffer[]; done: boolean };
+
+/**
+ * One terminal for steps that run at once: one step prints live, the others' output is held. A held step that ends
+ * prints its output whole at that moment; when the live one ends, the next held step still running prints what it
+ * has so far and goes on live. So every line is printed once, in one block per step.
+ */
+export class Screen {
+  private live: Running | null = null;
+  private readonly waiting: Running[] = [];
+
+  constructor(private readonly out: { write(chunk: string | Buffer): unknown }) {}
+
+  start(name: string): Running {
+    const running: Running = { name, chunks: [], done: false };
+    if (this.live) {
+      this.waiting.push(running);
+    } else {
+      this.live = running;
+      this.out.write(`\n━━ ${name} ━━\n`);
+    }
+    return running;
+  }
+
+  write(running: Running, chunk: Buffer): void {
+    if (running === this.live) this.out.write(chunk);
+    else running.chunks.push(chunk);
+  }
+
+  end(running: Running): void {
+    running.done = true;
+    if (running === this.live) {
+      this.live = null;
+      const next = this.waiting.shift();
+      if (next) {
+        this.out.write(`\n━━ ${next.name} (its output so far, then as it comes) ━━\n`);
+        this.flush(next);
+        this.live = next;
+      }
+      return;
+    }
+    this.waiting.splice(this.waiting.indexOf(running), 1);
+    this.out.write(`\n━━ ${running.name}: its output ━━\n`);
+    this.flush(running);
+  }
+
+  private flush(running: Running): void {
+    if (running.chunks.length > 0) this.out.write(Buffer.concat(running.chunks));
+    running.chunks = [];
+  }
+}
+
+async function runStep(step: Step, screen: Screen): Promise<StepResult> {
+  const started = Date.now();
+  const running = screen.start(step.name);
+  let code: number;
+  const prepared = step.prepare ? await step.prepare() : {};
+  try {
+    // stdin stays with us: a step in its own process group must not read the terminal.
+    const { child, exited } = spawnGroup(step.command, step.args, {
+      stdio: ["ignore", "pipe", "pipe"],
+      // Piped, not a terminal: keep the colours a terminal would have had.
+      env: { ...(process.stdout.isTTY ? { FORCE_COLOR: "1" } : {}), ...process.env, ...step.env, ...prepared.env },
+    });
+    child.stdout?.on("data", (chunk: Buffer) => screen.write(running, chunk));
+    child.stderr?.on("data", (chunk: Buffer) => screen.write(running, chunk));
+    code = await exited;
+  } finally {
+    await prepared.cleanup?.();
+    screen.end(running);
+  }
+  return { name: step.name, code, seconds: (Date.now() - started) / 1000 };
+}
+
+/**
+ * Lanes run at once; a lane's steps run one after another and the lane stops at its first failure (a build that
+ * failed has nothing for the browser tests). The results come back in the order the steps are listed, lane by lane.
+ */
+export async function runLanes(lanes: Step[][], screen: Screen): Promise<StepResult[]> {
+  const perLane = await Promise.all(
+    lanes.map(async (lane) => {
+      const results: StepResult[] = [];
+      for (const step of lane) {
+        const result = await runStep(step, screen);
+        results.push(result);
+        if (result.code !== 0) break;
+      }
+      return results;
+    }),
+  );
+  return perLane.flat();
+}

@@ -1,0 +1,76 @@
+import { describe, expect, it } from "vitest";
+import { runLanes, Screen } from "@/scripts/support/lanes";
+
+function recorder() {
+  let text = "";
+  return { out: { write: (chunk: string | Buffer) => (text += chunk.toString()) }, text: () => text };
+}
+
+const node = (script: string) => ({ command: process.execPath, args: ["-e", script] });
+const say = (lines: string[], delayMs: number) =>
+  node(`(async () => { for (const line of ${JSON.stringify(lines)}) { console.log(line); await new Promise((r) => setTimeout(r, ${delayMs})); } })()`);
+
+describe("runLanes", () => {
+  it("prints one step live, a held step whole when it ends, and hands the screen to a held step still running", async () => {
+    const screen = recorder();
+    const results = await runLanes(
+      [
+        [{ name: "live", ...say(["live 1", "live 2", "live 3"], 300) }],
+        [
+          { name: "quick", ...say(["quick 1"], 0) },
+          { name: "long", ...say(["long 1", "long 2", "long 3", "long 4", "long 5", "long 6"], 250) },
+        ],
+      ],
+      new Screen(screen.out),
+    );
+    expect(results.map(({ name, code }) => ({ name, code }))).toEqual([
+      { name: "live", code: 0 },
+      { name: "quick", code: 0 },
+      { name: "long", code: 0 },
+    ]);
+    const text = screen.text();
+    // Each step's lines form one block under its own header, whatever their timing.
+    expect(text).toMatch(/━━ quick: its output ━━\nquick 1\n/);
+    expect(text).toMatch(/━━ long \(its output so far, then as it comes\) ━━\n(long \d\n)+$/);
+    expect(text.indexOf("live 3")).toBeLessThan(text.indexOf("━━ long"));
+    const longBlock = text.slice(text.indexOf("━━ long"));
+    expect(longBlock.match(/long \d/g)).toEqual(["long 1", "long 2", "long 3", "long 4", "long 5", "long 6"]);
+    expect(text.match(/live \d/g)).toEqual(["live 1", "live 2", "live 3"]);
+  });
+
+  it("stops a lane at its first failure and lets the other lane finish", async () => {
+    const screen = recorder();
+    const results = await runLanes(
+      [
+        [{ name: "fails", ...node("process.exit(3)") }, { name: "never", ...node("console.log('ran')") }],
+        [{ name: "other", ...say(["other 1"], 100) }],
+      ],
+      new Screen(screen.out),
+    );
+    expect(results.map(({ name, code }) => ({ name, code }))).toEqual([
+      { name: "fails", code: 3 },
+      { name: "other", code: 0 },
+    ]);
+    expect(screen.text()).not.toContain("ran");
+    expect(screen.text()).toContain("other 1");
+  });
+
+  it("adds what a step's preparation returns to its environment, and cleans up after it", async () => {
+    const screen = recorder();
+    let cleaned = false;
+    await runLanes(
+      [
+        [
+          {
+            name: "prepared",
+            ...node("console.log('value=' + process.env.PREPARED_VALUE)"),
+            prepare: async () => ({ env: { PREPARED_VALUE: "42" }, cleanup: async () => void (cleaned = true) }),
+          },
+        ],
+      ],
+      new Screen(screen.out),
+    );
+    expect(screen.text()).toContain("value=42");
+    expect(cleaned).toBe(true);
+  });
+});
