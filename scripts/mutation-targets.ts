@@ -73,6 +73,9 @@ export const MUTATION_GROUPS: MutationGroup[] = [
       "tests/integration/observability-metrics.test.ts",
       // What a page's session read counts: a session found expired is counted as ended (lib/session.ts).
       "tests/integration/session-read-metrics.test.ts",
+      // The races a sign-in meets (a previous session ended or replaced between its read and openSession's lock):
+      // on the PostgreSQL server at 127.0.0.1:5432, skipped with the reason where none answers.
+      "tests/integration/session-races.test.ts",
     ],
   },
   {
