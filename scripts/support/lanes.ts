@@ -11,12 +11,13 @@ export type Step = {
 
 export type StepResult = { name: string; code: number; seconds: number };
 
-type Running = { name: string; chunks: Buffer[]; done: boolean };
+type Running = { name: string; chunks: Buffer[]; done: boolean; headerShown: boolean };
 
 /**
  * One terminal for steps that run at once: one step prints live, the others' output is held. A held step that ends
  * prints its output whole at that moment; when the live one ends, the next held step still running prints what it
- * has so far and goes on live. So every line is printed once, in one block per step.
+ * has so far and goes on live. So every line is printed once, in one block per step; a held step that prints
+ * nothing (a passing lint) shows no block at all, its time being in the closing summary.
  */
 export class Screen {
   private live: Running | null = null;
@@ -25,19 +26,23 @@ export class Screen {
   constructor(private readonly out: { write(chunk: string | Buffer): unknown }) {}
 
   start(name: string): Running {
-    const running: Running = { name, chunks: [], done: false };
+    const running: Running = { name, chunks: [], done: false, headerShown: false };
     if (this.live) {
       this.waiting.push(running);
     } else {
       this.live = running;
-      this.out.write(`\n━━ ${name} ━━\n`);
+      this.header(running, "");
     }
     return running;
   }
 
   write(running: Running, chunk: Buffer): void {
-    if (running === this.live) this.out.write(chunk);
-    else running.chunks.push(chunk);
+    if (running !== this.live) {
+      running.chunks.push(chunk);
+      return;
+    }
+    this.header(running, " (its output so far, then as it comes)");
+    this.out.write(chunk);
   }
 
   end(running: Running): void {
@@ -46,15 +51,22 @@ export class Screen {
       this.live = null;
       const next = this.waiting.shift();
       if (next) {
-        this.out.write(`\n━━ ${next.name} (its output so far, then as it comes) ━━\n`);
-        this.flush(next);
         this.live = next;
+        // Its header waits for its first line: a step that has printed nothing yet may print nothing at all.
+        if (next.chunks.length > 0) this.header(next, " (its output so far, then as it comes)");
+        this.flush(next);
       }
       return;
     }
     this.waiting.splice(this.waiting.indexOf(running), 1);
-    this.out.write(`\n━━ ${running.name}: its output ━━\n`);
+    if (running.chunks.length > 0) this.header(running, ": its output");
     this.flush(running);
+  }
+
+  private header(running: Running, note: string): void {
+    if (running.headerShown) return;
+    running.headerShown = true;
+    this.out.write(`\n━━ ${running.name}${note} ━━\n`);
   }
 
   private flush(running: Running): void {

@@ -38,6 +38,21 @@ describe("runLanes", () => {
     expect(text.match(/live \d/g)).toEqual(["live 1", "live 2", "live 3"]);
   });
 
+  it("shows no block for a held step that printed nothing, and names a silent step handed the screen only when it prints", async () => {
+    const screen = recorder();
+    await runLanes(
+      [
+        [{ name: "live", ...say(["live 1", "live 2"], 300) }],
+        [{ name: "silent", ...node("") }],
+        [{ name: "late", ...node("setTimeout(() => console.log('late 1'), 1500)") }],
+      ],
+      new Screen(screen.out),
+    );
+    const text = screen.text();
+    expect(text).not.toContain("silent");
+    expect(text).toMatch(/━━ late \(its output so far, then as it comes\) ━━\nlate 1\n$/);
+  });
+
   it("stops a lane at its first failure and lets the other lane finish", async () => {
     const screen = recorder();
     const results = await runLanes(
