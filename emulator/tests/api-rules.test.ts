@@ -270,7 +270,9 @@ describe("idempotency", () => {
 
   it("7. the answer is stored when the first request finishes: two simultaneous requests both run", async () => {
     const key = newKey();
-    emu.control.addFaults([{ kind: "slow", delayMs: 150, times: 2, method: "POST" }]);
+    // Each request is held 1.5 s before it runs, so the second arrives while the first is still running: with 150 ms,
+    // a loaded machine (the browser tests run beside vitest) sent the second after the first had finished, a replay.
+    emu.control.addFaults([{ kind: "slow", delayMs: 1_500, times: 2, method: "POST" }]);
     const [left, right] = await Promise.all([create(key, { name: "Twin" }), create(key, { name: "Twin" })]);
     expect([left.status, right.status]).toEqual([201, 201]);
     expect(countNamed("Twin")).toBe(2);
