@@ -43,6 +43,7 @@ const config = {
     "lib/oauth/install-attempts.ts",
     "lib/oauth/return-path.ts",
     "lib/http/cross-site.ts",
+    "lib/sections.ts",
     // The second security round: install budgets and the client address, the webhook body's deadline, the failure reasons.
     "lib/oauth/install-budget.ts",
     "lib/http/client-address.ts",

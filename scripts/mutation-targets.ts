@@ -101,6 +101,12 @@ export const MUTATION_GROUPS: MutationGroup[] = [
     mutate: ["lib/http/cross-site.ts"],
     testFiles: ["tests/unit/cross-site.test.ts"],
   },
+  {
+    // The store id every store route takes from its URL (parseStoreId), and the section registry's paths.
+    name: "sections",
+    mutate: ["lib/sections.ts"],
+    testFiles: ["tests/unit/sections.test.ts", "tests/unit/tenancy.test.ts"],
+  },
 ];
 
 /** A `--mutate` entry without its optional mutation range (`lib/a.ts:3-9` is `lib/a.ts`). */

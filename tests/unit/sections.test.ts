@@ -37,7 +37,7 @@ describe("storesHref and storeIdOfPath: the one way into and out of a store URL"
     expect(storeIdOfPath(storeHref(101, ["orders", 42]))).toBe(101);
     expect(storeIdOfPath("/stores/101?x=1")).toBe(101);
     expect(storeIdOfPath("/stores/101#top")).toBe(101);
-    for (const path of ["/stores", "/stores/", "/stores?installed=101", "/install", "/", "/storesx/101", "/stores/0101", "/stores/abc/orders", "/stores/2147483648", "/stores/-1", null, undefined]) {
+    for (const path of ["/stores", "/stores/", "/stores?installed=101", "/install", "/", "/storesx/101", "/storez/101", "/orders/101", "/stores/0101", "/stores/abc/orders", "/stores/2147483648", "/stores/-1", null, undefined]) {
       expect(storeIdOfPath(path), String(path)).toBeNull();
     }
   });
