@@ -15,6 +15,7 @@
  *   --jobs-worker=off  the app (and base) without the job worker inside its process (JOBS_WORKER=off): the page
  *                 alone, without the worker's polling between requests (the default, inline, is what a deploy runs)
  *   --html=DIR    also leave each variant's HTML in DIR, and the floor page's, to see what a page sends
+ *   --variant=KEY only that variant (firstPage, statusFilter, phoneFilter, deepPage), so a profile holds one page
  *
  * With --prof, once the servers have stopped (a profile is written at exit), it prints where each side's CPU went,
  * by kind of work, per request (bench/cpu-profile.ts).
@@ -37,6 +38,7 @@ const BASE = option("base");
 const BASE_DIST = option("base-dist");
 const JOBS_WORKER = option("jobs-worker");
 const HTML_DIR = option("html");
+const VARIANT = option("variant");
 const NEXT_BIN = nextBin();
 
 /** floor: the reference's bare 50-row page; signed: its signed-in floor page (a process of its own, so each profiles apart). */
@@ -89,7 +91,11 @@ async function main(): Promise<void> {
     const appVariants = ordersVariants(bases.app, phone, deepCursor);
     const baseVariants = BASE || BASE_DIST ? ordersVariants(bases.base, phone, deepCursor) : [];
     const signedVariants = ordersVariants(bases.signed, phone, deepCursor);
+    if (VARIANT && !appVariants.some((variant) => variant.key === VARIANT)) {
+      throw new Error(`no variant ${VARIANT}: ${appVariants.map((variant) => variant.key).join(", ")}`);
+    }
     for (const [index, variant] of appVariants.entries()) {
+      if (VARIANT && variant.key !== VARIANT) continue;
       const used = Object.fromEntries(sides.map((side) => [side, 0])) as Record<Side, number>;
       const bytes = {} as Record<Side, number>;
       for (let round = 0; round < WARMUP + REQUESTS; round++) {
