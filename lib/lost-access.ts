@@ -2,8 +2,7 @@ import "server-only";
 import { cache } from "react";
 import type { DbOrTx } from "@/db/client";
 import { getDb } from "@/lib/database/app-database";
-import { findEndedGrant, findEndedGrants, findSessionInstalls, findSessionStoreAccess, type GrantEndReason } from "@/db/queries/sessions";
-import type { Install } from "@/db/schema";
+import { findEndedGrant, findEndedGrants, findSessionInstalls, findSessionStoreAccess, type GrantEndReason, type SessionInstall } from "@/db/queries/sessions";
 import { closedInstallStates, isClosed, type ClosedInstallState } from "@/lib/installs/state";
 import { currentSession, currentSessionId } from "@/lib/session";
 import { sessionVerdict } from "@/lib/session-policy";
@@ -42,7 +41,7 @@ export function isClosedStore(reason: LostAccessReason): reason is ClosedInstall
 }
 
 /** A closed install's reason and time (an uninstall's time as the platform sent it), or null for an open one. */
-function closedStore(install: Install): { reason: ClosedInstallState; at: Date } | null {
+function closedStore(install: SessionInstall): { reason: ClosedInstallState; at: Date } | null {
   return isClosed(install.state) ? { reason: install.state, at: install.uninstalledAt ?? install.stateChangedAt } : null;
 }
 

@@ -5,8 +5,8 @@ import { after } from "next/server";
 import { cache } from "react";
 import type { Db } from "@/db/client";
 import { getDb } from "@/lib/database/app-database";
-import { endSessionFor, findSessionInstalls, touchSession } from "@/db/queries/sessions";
-import type { Install, OrderBackfill } from "@/db/schema";
+import { endSessionFor, findSessionInstalls, touchSession, type SessionInstall } from "@/db/queries/sessions";
+import type { OrderBackfill } from "@/db/schema";
 import { env } from "@/lib/env";
 import { closedInstallStates } from "@/lib/installs/state";
 import { log } from "@/lib/log";
@@ -107,7 +107,7 @@ export function afterSessionRead(db: Db, id: string, action: "touch" | "end", no
 }
 
 /** backfills: the order import of each store in `installs` that has one, by store id (the store pages' notice). */
-export type CurrentSession = { id: string; installs: Install[]; backfills: ReadonlyMap<number, OrderBackfill> };
+export type CurrentSession = { id: string; installs: SessionInstall[]; backfills: ReadonlyMap<number, OrderBackfill> };
 
 /**
  * This browser's live session with the installs it may open, or null (no cookie, ended, or expired). One query,

@@ -2,8 +2,7 @@ import "server-only";
 import { notFound } from "next/navigation";
 import { cache } from "react";
 import type { DbOrTx } from "@/db/client";
-import { findSessionStoreAccess } from "@/db/queries/sessions";
-import type { Install } from "@/db/schema";
+import { findSessionStoreAccess, type SessionInstall } from "@/db/queries/sessions";
 import { isClosed } from "@/lib/installs/state";
 import { parseStoreId } from "@/lib/sections";
 import { currentSession } from "@/lib/session";
@@ -16,7 +15,7 @@ import { grantCutoff, sessionVerdict, shouldTouch } from "@/lib/session-policy";
  * before anything else, so no platform call is ever made for a store outside the session.
  */
 
-export type StoreAccess = { storeId: number; install: Install };
+export type StoreAccess = { storeId: number; install: SessionInstall };
 
 export type StoreRefusal =
   /** The URL's id is not a store id at all. */

@@ -4,7 +4,7 @@ import { orDatabaseUnavailable } from "@/components/database-unavailable";
 import { switchLocale } from "@/app/actions/locale";
 import { LocaleSwitcher } from "@/components/locale-switcher";
 import { sameScopes, ScopeChips, StoreCard } from "@/components/store-card";
-import type { Install } from "@/db/schema";
+import type { SessionInstall } from "@/db/queries/sessions";
 import { mayCallPlatform } from "@/lib/installs/state";
 import { getUi } from "@/i18n/server";
 import { getDb } from "@/lib/database/app-database";
@@ -19,14 +19,14 @@ export async function generateMetadata(): Promise<Metadata> {
 export const dynamic = "force-dynamic";
 
 /** The permissions every connected store shares, listed once above the cards instead of on each; null when they differ. */
-function sharedScopesOf(installs: Install[]): string[] | null {
+function sharedScopesOf(installs: SessionInstall[]): string[] | null {
   const connected = installs.filter((install) => mayCallPlatform(install.state));
   const first = connected[0];
   return first && first.scopes.length > 0 && connected.every((install) => sameScopes(install.scopes, first.scopes)) ? first.scopes : null;
 }
 
 /** Ids from `?installed=101,102`, kept only if they are stores of this session (nothing else is echoed). */
-function installedNotice(param: string | string[] | undefined, installs: Install[]): Install[] {
+function installedNotice(param: string | string[] | undefined, installs: SessionInstall[]): SessionInstall[] {
   const raw = Array.isArray(param) ? param.join(",") : (param ?? "");
   const ids = new Set(raw.split(",").map((part) => Number(part)));
   return installs.filter((install) => ids.has(install.storeId));

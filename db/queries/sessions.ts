@@ -1,4 +1,4 @@
-import { and, asc, eq, gt, inArray, lt, lte, notInArray, or, sql, type SQL } from "drizzle-orm";
+import { and, asc, eq, getTableColumns, gt, inArray, lt, lte, notInArray, or, sql, type SQL } from "drizzle-orm";
 import { rowsOf, type Db, type DbOrTx } from "@/db/client";
 import { endedGrants, installs, orderBackfills, sessionReplacements, sessions, sessionStores, type Install, type InstallState, type OrderBackfill } from "@/db/schema";
 import { preparedPerDb } from "./prepared";
@@ -9,6 +9,15 @@ import { preparedPerDb } from "./prepared";
  */
 
 export type SessionTimes = { createdAt: Date; lastSeenAt: Date };
+
+/**
+ * A store's install as a signed-in page reads it: the install row without its sealed token. Pages never call the
+ * platform with what the session read (lib/platform/credentials.ts loads the token on its own), so the token's
+ * ciphertext stays out of every page's request and cannot be handed to a client component by mistake.
+ */
+export type SessionInstall = Omit<Install, "tokenCiphertext" | "tokenKeyId">;
+
+const { tokenCiphertext: _sealedToken, tokenKeyId: _tokenKey, ...sessionInstallColumns } = getTableColumns(installs);
 
 /** The session a consent replaces: its stores granted after `grantedAfter` move over with their grant times. */
 export type Replacing = { id: string; grantedAfter: Date; rememberUntil: Date };
@@ -85,9 +94,9 @@ export async function findSessionStoreAccess(
   id: string,
   storeId: number,
   grantedAfter?: Date,
-): Promise<{ session: SessionTimes; install: Install | null } | null> {
+): Promise<{ session: SessionTimes; install: SessionInstall | null } | null> {
   const [row] = await db
-    .select({ createdAt: sessions.createdAt, lastSeenAt: sessions.lastSeenAt, install: installs })
+    .select({ createdAt: sessions.createdAt, lastSeenAt: sessions.lastSeenAt, install: sessionInstallColumns })
     .from(sessions)
     .leftJoin(
       sessionStores,
@@ -109,7 +118,7 @@ const sessionInstallsQueries = new Map<string, (db: DbOrTx) => ReturnType<typeof
 
 function buildSessionInstalls(db: DbOrTx, closedStates: readonly InstallState[], withCutoff: boolean) {
   return db
-    .select({ createdAt: sessions.createdAt, lastSeenAt: sessions.lastSeenAt, install: installs, backfill: orderBackfills })
+    .select({ createdAt: sessions.createdAt, lastSeenAt: sessions.lastSeenAt, install: sessionInstallColumns, backfill: orderBackfills })
     .from(sessions)
     .leftJoin(
       sessionStores,
@@ -140,7 +149,7 @@ export async function findSessionInstalls(
   db: DbOrTx,
   id: string,
   options: { closedStates: readonly InstallState[]; grantedAfter?: Date },
-): Promise<{ session: SessionTimes; installs: Install[]; backfills: ReadonlyMap<number, OrderBackfill> } | null> {
+): Promise<{ session: SessionTimes; installs: SessionInstall[]; backfills: ReadonlyMap<number, OrderBackfill> } | null> {
   const { closedStates, grantedAfter } = options;
   const shape = `${grantedAfter ? "cutoff" : "all"}:${closedStates.join(",")}`;
   let query = sessionInstallsQueries.get(shape);

@@ -6,6 +6,7 @@ import {
   deleteExpiredSessions,
   findSession,
   findSessionInstalls,
+  findSessionStoreAccess,
   touchSession,
 } from "@/db/queries/sessions";
 import { installs, sessionReplacements, sessions, sessionStores } from "@/db/schema";
@@ -85,6 +86,21 @@ describe(`server-side sessions (${databaseKind()})`, () => {
     const rows = await handle.db.select().from(sessions);
     expect(rows).toEqual([{ id, createdAt: T0, lastSeenAt: T0 }]);
     expect(JSON.stringify(rows)).not.toContain(secret);
+  });
+
+  it("what a page reads of the session's stores holds no sealed token, and everything else of the install", async () => {
+    const laptop = await device([101, 102]);
+    const stored = await findInstall(handle.db, 101);
+    expect(stored?.tokenCiphertext).toBeTruthy();
+    const { tokenCiphertext: _sealed, tokenKeyId: _key, ...unsealed } = stored!;
+    const found = await findSessionInstalls(handle.db, laptop, { closedStates: closedInstallStates() });
+    expect(found?.installs[0]).toEqual(unsealed);
+    const access = await findSessionStoreAccess(handle.db, laptop, 101);
+    expect(access?.install).toEqual(unsealed);
+    for (const read of [found, access]) {
+      expect(JSON.stringify(read)).not.toContain(stored!.tokenCiphertext!);
+      expect(JSON.stringify(read)).not.toContain("token");
+    }
   });
 
   it("after an app.uninstalled, every session is refused that store at once and keeps its others", async () => {
