@@ -52,7 +52,9 @@ describe(`a webhook delivery's trace through the route (${databaseKind()})`, () 
       await handle.close();
     };
     startTracing({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
-  });
+    // A fresh database as the app opens it, its tables and the job engine's migrated: about 30 s on two loaded cores
+    // (CI, beside the build and the browser tests), half the suite's hook limit.
+  }, 120_000);
 
   afterAll(async () => {
     await stopTracing();
