@@ -11,8 +11,10 @@ import { grantCutoff, sessionVerdict, shouldTouch } from "@/lib/session-policy";
 /**
  * The one guard for store-scoped pages, route handlers and actions: a store is reachable only through a live
  * session that holds it, while the platform has not cut the app off from it. Session, membership and install come
- * from one query. It answers 404 (the same as a store that does not exist, so ids cannot be probed) and runs
- * before anything else, so no platform call is ever made for a store outside the session.
+ * from one query. It answers 404 (the same as a store that does not exist, so ids cannot be probed) before anything
+ * reaches the page, and before any platform call, so none is ever made for a store outside the session. (A page may
+ * start its own database read beside it: the store-page frame's preload, whose rows reach the page only once the
+ * guard has let the store through.)
  */
 
 export type StoreAccess = { storeId: number; install: SessionInstall };

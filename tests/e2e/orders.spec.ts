@@ -1,6 +1,8 @@
 import { expect, test, type Page } from "@playwright/test";
+import postgres from "postgres";
+import { e2eDatabase } from "./support/app-env";
 import { installThroughConsent } from "./support/install";
-import { emulatorControl, EMULATOR_URL } from "./support/servers";
+import { emulatorControl, EMULATOR_URL, SLOT } from "./support/servers";
 
 /**
  * The orders pages: the list from the app's database with its URL filters and cursor pages, the detail page,
@@ -179,4 +181,42 @@ test("a store without orders points to placing a test order in the emulator's da
   await expect(page.getByRole("heading", { name: "No orders yet" })).toBeVisible();
   await expect(page.getByRole("link", { name: "dashboard" })).toHaveAttribute("href", `${EMULATOR_URL}/dashboard`);
   await screenshot(page, "orders-empty");
+});
+
+test("the list's own read runs beside the session lookup, not after it", async ({ page }) => {
+  const database = e2eDatabase(SLOT);
+  test.skip(!("DATABASE_URL" in database), "needs the PostgreSQL server: PGlite runs one statement at a time");
+  if (!("DATABASE_URL" in database)) return;
+  await installThroughConsent(page, { storeIds: [STORE] });
+  // This worker's app has a database of its own (scripts/test.ts makes one per slot), so the lock below holds up
+  // no other worker's pages.
+  const sql = postgres(database.DATABASE_URL, { max: 2, onnotice: () => {} });
+  try {
+    let answered: Promise<number | undefined> | undefined;
+    const overlap = await sql.begin(async (tx) => {
+      // The session lookup reads order_backfills (the shell's import progress): locked, every session lookup waits.
+      await tx`lock table order_backfills in access exclusive mode`;
+      const [{ at } = { at: new Date(0) }] = await tx<{ at: Date }[]>`select clock_timestamp() as at`;
+      answered = page.goto(`${ORDERS}?status=shipped`).then((response) => response?.status());
+      const seen = { waitingSession: false, ordersRead: false };
+      const deadline = Date.now() + 15_000;
+      while (Date.now() < deadline && !(seen.waitingSession && seen.ordersRead)) {
+        const backends = await sql<{ query: string; wait: string | null; started: Date | null }[]>`
+          select query, wait_event_type as wait, query_start as started from pg_stat_activity
+          where datname = current_database() and pid <> pg_backend_pid()`;
+        seen.waitingSession ||= backends.some((backend) => backend.wait === "Lock" && backend.query.includes('from "sessions"'));
+        // The list's statement, sent after the lock was taken: with the session lookup held, only a read started
+        // beside it can have run.
+        seen.ordersRead ||= backends.some((backend) => backend.query.includes('"created_at_micros" from "orders"') && backend.started !== null && backend.started >= at);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      return seen;
+    });
+    expect(overlap).toEqual({ waitingSession: true, ordersRead: true });
+    // Released, the guard answers and the page is the list, as any other.
+    expect(await answered).toBe(200);
+    await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
+  } finally {
+    await sql.end();
+  }
 });

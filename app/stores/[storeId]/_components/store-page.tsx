@@ -7,7 +7,8 @@ import { getUi, type Ui } from "@/i18n/server";
 import { mayCallPlatform } from "@/lib/installs/state";
 import { log } from "@/lib/log";
 import { isPlatformError } from "@/lib/platform";
-import { sectionOf, storeHref, type SectionSlug } from "@/lib/sections";
+import { parseStoreId, sectionOf, storeHref, type SectionSlug } from "@/lib/sections";
+import { currentSessionId } from "@/lib/session";
 import { requireStore, type StoreAccess } from "@/lib/tenancy";
 import { describePlatformError } from "@/lib/merchant-text/platform-error";
 
@@ -52,6 +53,14 @@ type FrameOptions<Extra extends Record<string, string>> = {
   className?: string;
   /** The path below the section (["42"] for an order), for Try again when the request's own path is unknown. */
   below?: (params: { storeId: string } & Extra) => string[];
+  /**
+   * Starts the page's own database read beside the tenancy guard instead of after it: a page memoises its read per
+   * request (React's cache) and calls it here and again in its body, so the two statements a page needs (the
+   * session's, then its own) overlap instead of queuing. Called only for a request with a session cookie, and its
+   * result reaches the page only through the body, which runs once the guard has let the store through; a store
+   * the guard refuses answers 404 as before, its read discarded. Never for a platform call: those wait for the guard.
+   */
+  preload?: (page: { storeId: number; searchParams: SearchParams }) => void;
 };
 
 /** A section's h1: its title, then the store's name in the store's own direction. */
@@ -102,6 +111,17 @@ export function sectionMetadata(slug: SectionSlug): () => Promise<Metadata> {
   };
 }
 
+/** FrameOptions.preload, for a browser that may hold the store: one without a session cookie meets the 404 alone. */
+async function preloadBesideGuard(
+  preload: NonNullable<FrameOptions<Record<string, string>>["preload"]>,
+  storeIdParam: string,
+  searchParams: Promise<SearchParams>,
+): Promise<void> {
+  const storeId = parseStoreId(storeIdParam);
+  const [sessionId, query] = await Promise.all([currentSessionId(), searchParams]);
+  if (storeId !== null && sessionId !== null) preload({ storeId, searchParams: query });
+}
+
 export function storePage<Extra extends Record<string, string> = Record<never, string>>(
   slug: SectionSlug,
   render: (page: StorePage<Extra>) => Promise<ReactNode>,
@@ -111,7 +131,12 @@ export function storePage<Extra extends Record<string, string> = Record<never, s
     const params = await props.params;
     const retry = storeHref(params.storeId, [slug, ...(options.below?.(params) ?? [])]);
     const answer = await orDatabaseUnavailable(async () => {
-      const [access, ui, searchParams] = await Promise.all([requireStore(params.storeId), getUi(), props.searchParams]);
+      const [access, ui, searchParams] = await Promise.all([
+        requireStore(params.storeId),
+        getUi(),
+        props.searchParams,
+        options.preload ? preloadBesideGuard(options.preload, params.storeId, props.searchParams) : undefined,
+      ]);
       const { t } = ui;
       const heading = <StoreHeading title={t(sectionOf(slug).title)} of={t(options.headingOf ?? "Shell.of")} storeName={access.install.storeName} />;
       if (options.readOnly && !mayCallPlatform(access.install.state)) {

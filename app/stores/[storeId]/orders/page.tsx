@@ -1,4 +1,5 @@
 import { notFound } from "next/navigation";
+import { cache } from "react";
 import { LinkWithStatus } from "@/components/link-with-status";
 import { LiveRefresh } from "@/components/live-refresh";
 import { OrdersEmpty } from "@/components/orders/orders-empty";
@@ -10,7 +11,7 @@ import { env } from "@/lib/env";
 import { emulatorDashboardUrl } from "./emulator-link";
 import { mayCallPlatform } from "@/lib/installs/state";
 import { phoneVariants } from "@/lib/phone";
-import { ordersHref, parseOrderFilters } from "@/lib/orders/filters";
+import { ordersHref, parseOrderFilters, type OrderFilters } from "@/lib/orders/filters";
 import { sectionMetadata, storePage } from "../_components/store-page";
 
 export const generateMetadata = sectionMetadata("orders");
@@ -24,12 +25,25 @@ function Arrow({ back }: { back?: boolean }) {
   );
 }
 
+/**
+ * The page's one read, once per request and filters (React's cache): the frame starts it beside the tenancy guard
+ * (storePage's preload) and the body awaits the same promise. Arguments are the filters' values, which cache()
+ * compares one by one.
+ */
+const readOrders = cache(async (storeId: number, status: OrderFilters["status"], phone: string | null, cursor: string | null) =>
+  listOrdersPage(await getDb(), storeId, { status, cursor, phones: phone ? phoneVariants(phone) : null }),
+);
+
+/** A page marker this app never wrote (cut, edited, forged): the page answers 404 (./not-found.tsx) and reads nothing. */
+function unknownCursor(filters: OrderFilters): boolean {
+  return Boolean(filters.cursor && !decodeOrderCursor(filters.cursor));
+}
+
 /** The store's orders from the app's own database: filters, cursor pages, live updates while connected. */
 export default storePage("orders", async ({ storeId, install, searchParams, ui: { t, rich, format }, heading }) => {
   const filters = parseOrderFilters(searchParams);
-  // A page marker this app never wrote (cut, edited, forged) answers 404 with its own page (./not-found.tsx).
-  if (filters.cursor && !decodeOrderCursor(filters.cursor)) notFound();
-  const page = await listOrdersPage(await getDb(), storeId, { ...filters, phones: filters.phone ? phoneVariants(filters.phone) : null });
+  if (unknownCursor(filters)) notFound();
+  const page = await readOrders(storeId, filters.status, filters.phone, filters.cursor);
   const baseHref = ordersHref(storeId, {});
   const filtered = Boolean(filters.status || filters.phone);
   // A store the app no longer reaches gets no new orders: no "Updates automatically" that would never update.
@@ -83,4 +97,10 @@ export default storePage("orders", async ({ storeId, install, searchParams, ui: 
       )}
     </div>
   );
+}, {
+  preload: ({ storeId, searchParams }) => {
+    const filters = parseOrderFilters(searchParams);
+    // A failure is the body's to report (it awaits the same promise), or nobody's when the guard refuses the store.
+    if (!unknownCursor(filters)) readOrders(storeId, filters.status, filters.phone, filters.cursor).catch(() => undefined);
+  },
 });
