@@ -22,6 +22,12 @@ export type BossRole = {
   maxConnections?: number;
   /** How often this instance supervises and monitors (default 15 s). */
   superviseIntervalSeconds?: number;
+  /**
+   * A long-running worker: hold one connection that LISTENs, so a job sent to a queue with `notify`
+   * (lib/jobs/queues.ts) wakes its loops at once. Where LISTEN cannot work (PgBouncer in transaction mode), pg-boss
+   * warns and the loops poll at their base interval, as before.
+   */
+  listen?: boolean;
 };
 
 export function bossOptions(handle: DatabaseHandle, role: BossRole = {}): ConstructorOptions {
@@ -41,6 +47,7 @@ export function bossOptions(handle: DatabaseHandle, role: BossRole = {}): Constr
     ...(role.schedule ? { cronMonitorIntervalSeconds: 10, cronWorkerIntervalSeconds: 2 } : {}),
     // The instance registry writes a row per process every few seconds: nothing here reads it.
     registerInstance: false,
+    useListenNotify: role.listen ?? false,
   };
   const client = (handle.db as unknown as { $client: unknown }).$client;
   if (handle.kind === "embedded" && client instanceof PGlite) {
@@ -59,6 +66,11 @@ export function bossOptions(handle: DatabaseHandle, role: BossRole = {}): Constr
 export async function startBoss(handle: DatabaseHandle, role: BossRole = {}): Promise<PgBoss> {
   const boss = new PgBoss(bossOptions(handle, role));
   boss.on("error", (error) => log.warn("job engine error", { error: error.message }));
+  // LISTEN/NOTIFY unavailable (PgBouncer in transaction mode): the loops poll every 2 s instead, which an operator
+  // would want to know. pg-boss's other warnings were never logged here, and are left as they were.
+  boss.on("warning", (warning) => {
+    if ((warning.data as { type?: unknown }).type === "listen_notify_unavailable") log.warn("job engine cannot LISTEN: its workers poll instead", { warning: warning.message });
+  });
   await boss.start();
   return boss;
 }

@@ -39,6 +39,8 @@ export async function workUntil(
   const worker = await startWorker(handle, {
     platform: options.platform,
     pollingIntervalSeconds: 1,
+    // A call of a few seconds, often through a pooler that cannot LISTEN: a connection of its own would buy nothing.
+    listen: false,
     onJobStart: () => running++,
     onJobDone: (name, ok) => {
       running--;

@@ -18,6 +18,13 @@ export const JOB = {
 
 export type JobName = (typeof JOB)[keyof typeof JOB];
 
+/**
+ * `notify`: a job sent to the queue wakes the workers at once through PostgreSQL's NOTIFY (pg-boss's LISTEN/NOTIFY,
+ * lib/jobs/boss.ts), so their loops need not poll every 2 s to start it promptly: idle, they check every
+ * IDLE_POLLING_SECONDS (lib/jobs/runtime.ts) for what no NOTIFY announces (a retry's delay ending, a crashed worker's
+ * job given back). Not the webhook follow-up: it is written inside the webhook's own statement
+ * (lib/jobs/in-statement.ts), which a notifying insert cannot be, so its loop keeps polling every 2 s.
+ */
 export const QUEUES: Record<JobName, Omit<Queue, "name">> = {
   // One chunk of pages per job (lib/jobs/backfill.ts), far below the expiry; the heartbeat tells a killed worker's
   // chunk from a slow one within half a minute.
@@ -29,11 +36,12 @@ export const QUEUES: Record<JobName, Omit<Queue, "name">> = {
     retryDelayMax: 600,
     expireInSeconds: 15 * 60,
     heartbeatSeconds: 30,
+    notify: true,
   },
   // A poll older than a minute is superseded by the next one: no retries, it only would double up.
-  [JOB.poll]: { policy: "stately", retryLimit: 0, expireInSeconds: 10 * 60, heartbeatSeconds: 30, deleteAfterSeconds: 3_600 },
-  [JOB.pollFanOut]: { policy: "singleton", retryLimit: 0, expireInSeconds: 120, deleteAfterSeconds: 3_600 },
-  [JOB.retention]: { policy: "singleton", retryLimit: 3, retryDelay: 300, expireInSeconds: 30 * 60 },
+  [JOB.poll]: { policy: "stately", retryLimit: 0, expireInSeconds: 10 * 60, heartbeatSeconds: 30, deleteAfterSeconds: 3_600, notify: true },
+  [JOB.pollFanOut]: { policy: "singleton", retryLimit: 0, expireInSeconds: 120, deleteAfterSeconds: 3_600, notify: true },
+  [JOB.retention]: { policy: "singleton", retryLimit: 3, retryDelay: 300, expireInSeconds: 30 * 60, notify: true },
   [JOB.newOrder]: { policy: "standard", retryLimit: 5, retryDelay: 5, retryBackoff: true, expireInSeconds: 5 * 60 },
 };
 

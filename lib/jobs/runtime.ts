@@ -34,7 +34,19 @@ export type WorkerOptions = {
    */
   pollBatchSize?: number;
   logger?: Logger;
+  /**
+   * How often an idle loop looks for a job when nothing wakes it (default 2 s): every loop of a queue without
+   * `notify`, and every loop while LISTEN is not available.
+   */
   pollingIntervalSeconds?: number;
+  /**
+   * How often an idle loop of a queue with `notify` looks anyway, for what no NOTIFY announces: a retry whose delay
+   * ended, a crashed worker's job given back. Default IDLE_POLLING_SECONDS, or `pollingIntervalSeconds` when only
+   * that is given (tests keep their cadence).
+   */
+  idlePollingSeconds?: number;
+  /** Hold a LISTEN connection (default true); false for a worker that lives one cron call. */
+  listen?: boolean;
   superviseIntervalSeconds?: number;
   /** Pages per backfill job (tests use fewer). */
   backfillChunkPages?: number;
@@ -45,6 +57,13 @@ export type WorkerOptions = {
 };
 
 /** The example follow-up of an order.created webhook (lib/webhooks: sent with the event's dedup row). */
+/**
+ * The idle check of a queue whose jobs wake the workers (lib/jobs/queues.ts `notify`). With every loop polling every
+ * 2 s, an idle app sent about 7 statements a second to its database, day and night (430,000 a day): enough to keep a
+ * managed database that sleeps when idle from ever sleeping. See docs/jobs.md.
+ */
+export const IDLE_POLLING_SECONDS = 10;
+
 export type NewOrderJob = { storeId: number; orderId: number; eventId: string };
 
 export type JobWorker = {
@@ -55,10 +74,21 @@ export type JobWorker = {
 
 export async function startWorker(handle: DatabaseHandle, options: WorkerOptions = {}): Promise<JobWorker> {
   const logger = (options.logger ?? rootLogger).with({ component: "jobs" });
-  const boss = await startBoss(handle, { supervise: true, schedule: options.schedule ?? false, superviseIntervalSeconds: options.superviseIntervalSeconds });
+  const boss = await startBoss(handle, {
+    supervise: true,
+    schedule: options.schedule ?? false,
+    superviseIntervalSeconds: options.superviseIntervalSeconds,
+    listen: options.listen ?? true,
+  });
   const db = handle.db;
   const concurrency = Math.max(1, options.concurrency ?? 4);
-  const polling = { pollingIntervalSeconds: options.pollingIntervalSeconds ?? 2, batchSize: 1 };
+  const pollingIntervalSeconds = options.pollingIntervalSeconds ?? 2;
+  const polling = {
+    pollingIntervalSeconds,
+    // Used by pg-boss only for a queue with `notify` while its LISTEN connection is up; never below the base poll.
+    notifyPollingIntervalSeconds: Math.max(pollingIntervalSeconds, options.idlePollingSeconds ?? (options.pollingIntervalSeconds ?? IDLE_POLLING_SECONDS)),
+    batchSize: 1,
+  };
   const stopping = new AbortController();
   const counted =
     <A extends unknown[], R>(name: JobName, handler: (...args: A) => Promise<R>) =>

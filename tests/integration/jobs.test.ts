@@ -90,6 +90,34 @@ describe(`jobs (${databaseKind()})`, () => {
     expect((await queueStats(sender)).find((row) => row.name === JOB.poll)).toMatchObject({ queued: 2, active: 0, failed: 0 });
   });
 
+  it("a job sent to a queue with notify wakes the worker at once; the follow-up written inside the webhook's statement has none", async () => {
+    expect(QUEUES[JOB.pollFanOut].notify).toBe(true);
+    expect(QUEUES[JOB.poll].notify).toBe(true);
+    expect(QUEUES[JOB.backfill].notify).toBe(true);
+    expect(QUEUES[JOB.newOrder].notify).toBeFalsy();
+    const started: { name: JobName; at: number }[] = [];
+    let worker: JobWorker | undefined;
+    try {
+      // Its loops look for work as they start, then every 30 s: a job that starts within seconds was woken, not found.
+      worker = await startWorker(handle, {
+        platform: { baseUrl: proxy.url },
+        pollingIntervalSeconds: 30,
+        idlePollingSeconds: 30,
+        onJobStart: (name) => started.push({ name, at: Date.now() }),
+      });
+      await new Promise((resolve) => setTimeout(resolve, 1_500));
+      const sentAt = Date.now();
+      await sendDueWork(sender);
+      const fanOut = await until("the fan-out starts", async () => started.find((entry) => entry.name === JOB.pollFanOut), 15_000);
+      expect(fanOut.at - sentAt).toBeLessThan(5_000);
+      // The polls the fan-out sends wake the poll loops the same way.
+      const poll = await until("a poll starts", async () => started.find((entry) => entry.name === JOB.poll), 15_000);
+      expect(poll.at - fanOut.at).toBeLessThan(5_000);
+    } finally {
+      await worker?.stop();
+    }
+  }, 60_000);
+
   it("a worker polls each store from what is due, and the daily purge runs once however often it is asked", async () => {
     // A store uninstalled 40 days ago: the purge deletes it.
     await handle.db
