@@ -27,13 +27,14 @@ const BENCHES: Bench[] = [
   { name: "order import jobs", run: async () => (await import("./jobs-backfill")).benchBackfill() },
   { name: "order polling jobs", run: async () => (await import("./polling-scale")).benchPollingScale() },
   { name: "order polling wave", run: async () => (await import("./polling-scale")).benchPollingWave() },
+  { name: "idle app", run: async () => (await import("./idle")).benchIdle() },
   // Not in a plain `npm run bench`: it runs the whole `npm test` (many minutes). Asked for by name only.
   { name: "devloop", run: async () => (await import("./devloop")).benchDevloop(), onlyByName: true },
 ];
 
 /**
  * `npm run bench -- first-load dev-start` runs only the parts whose name contains one of the words (spaces and
- * dashes alike, any case: pacing, webhook, orders, first-load, dev-start, lighthouse, scale, import, polling, devloop;
+ * dashes alike, any case: pacing, webhook, orders, first-load, dev-start, lighthouse, scale, import, polling, idle, devloop;
  * devloop runs only when named, as it runs the whole `npm test`); `--no-build`
  * reuses the last builds (.next-bench, bench/reference/.next-bench); `--scripts` lists every page's scripts in the
  * first-load part; `--keep-scale-db` keeps the scale part's seeded database for the next run; `--polling-minutes=N`,
