@@ -43,36 +43,35 @@ async function measure(label: string, databaseUrl: string, start: (port: number)
   }
 }
 
-export async function benchIdle(): Promise<BenchResult> {
-  const lines: string[] = [];
-  const results: Record<string, Idle> = {};
-  for (const [key, label, env] of [
-    ["inline", "the app, job worker inside (the default)", {}],
-    ["off", "the app, JOBS_WORKER=off", { JOBS_WORKER: "off" }],
-  ] as const) {
-    const database = await benchDatabase("bench_idle");
-    try {
-      const handle = await openDatabase({ url: database.url, maxConnections: 1 });
-      await migrateDatabase(handle);
-      await handle.close();
-      results[key] = await measure(label, database.url, (port) => startNext(database.url, port, env), "/api/health");
-    } finally {
-      await database.drop();
-    }
-  }
-  const floorDatabase = await benchDatabase("bench_idle_floor");
+/** The app's build with `env` on a migrated scratch database of its own. */
+async function appIdle(label: string, env: Record<string, string>): Promise<Idle> {
+  const database = await benchDatabase("bench_idle");
   try {
-    results.floor = await measure("the floor (reference app)", floorDatabase.url, (port) => startReference(floorDatabase.url, port), "/");
+    const handle = await openDatabase({ url: database.url, maxConnections: 1 });
+    await migrateDatabase(handle);
+    await handle.close();
+    return await measure(label, database.url, (port) => startNext(database.url, port, env), "/api/health");
+  } finally {
+    await database.drop();
+  }
+}
+
+export async function benchIdle(): Promise<BenchResult> {
+  const inline = await appIdle("the app, job worker inside (the default)", {});
+  const off = await appIdle("the app, JOBS_WORKER=off", { JOBS_WORKER: "off" });
+  const floorDatabase = await benchDatabase("bench_idle_floor");
+  let floor: Idle;
+  try {
+    floor = await measure("the floor (reference app)", floorDatabase.url, (port) => startReference(floorDatabase.url, port), "/");
   } finally {
     await floorDatabase.drop();
   }
-  const { inline, off, floor } = results as Record<"inline" | "off" | "floor", Idle>;
-  lines.push(
+  const lines = [
     `the app with its job worker inside (the default): **${inline.statementsPerSecond.toFixed(2)} statements a second** to its database (${Math.round(inline.statementsPerSecond * 86_400).toLocaleString("en-US")} a day), ${inline.cpuMsPerSecond.toFixed(1)} ms of CPU a second`,
     `the app with JOBS_WORKER=off: ${off.statementsPerSecond.toFixed(2)} statements a second, ${off.cpuMsPerSecond.toFixed(1)} ms of CPU a second`,
     `the floor (the reference app's \`next start\`): ${floor.cpuMsPerSecond.toFixed(1)} ms of CPU a second`,
     `each over ${WINDOW_MS / 1000} s, after ${SETTLE_MS / 1000} s to settle; PostgreSQL on loopback`,
-  );
+  ];
   return {
     title: "The app at rest: what an idle process costs its database and its machine",
     lines,

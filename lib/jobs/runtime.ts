@@ -56,14 +56,14 @@ export type WorkerOptions = {
   onJobDone?: (name: JobName, ok: boolean) => void;
 };
 
-/** The example follow-up of an order.created webhook (lib/webhooks: sent with the event's dedup row). */
 /**
  * The idle check of a queue whose jobs wake the workers (lib/jobs/queues.ts `notify`). With every loop polling every
- * 2 s, an idle app sent about 7 statements a second to its database, day and night (430,000 a day): enough to keep a
+ * 2 s, an idle app sent about 7 statements a second to its database, day and night (600,000 a day): enough to keep a
  * managed database that sleeps when idle from ever sleeping. See docs/jobs.md.
  */
 export const IDLE_POLLING_SECONDS = 10;
 
+/** The example follow-up of an order.created webhook (lib/webhooks: sent with the event's dedup row). */
 export type NewOrderJob = { storeId: number; orderId: number; eventId: string };
 
 export type JobWorker = {
@@ -83,10 +83,11 @@ export async function startWorker(handle: DatabaseHandle, options: WorkerOptions
   const db = handle.db;
   const concurrency = Math.max(1, options.concurrency ?? 4);
   const pollingIntervalSeconds = options.pollingIntervalSeconds ?? 2;
+  const idlePollingSeconds = options.idlePollingSeconds ?? options.pollingIntervalSeconds ?? IDLE_POLLING_SECONDS;
   const polling = {
     pollingIntervalSeconds,
     // Used by pg-boss only for a queue with `notify` while its LISTEN connection is up; never below the base poll.
-    notifyPollingIntervalSeconds: Math.max(pollingIntervalSeconds, options.idlePollingSeconds ?? (options.pollingIntervalSeconds ?? IDLE_POLLING_SECONDS)),
+    notifyPollingIntervalSeconds: Math.max(pollingIntervalSeconds, idlePollingSeconds),
     batchSize: 1,
   };
   const stopping = new AbortController();
