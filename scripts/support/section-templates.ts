@@ -155,12 +155,12 @@ export function e2eSource(plan: SectionPlan): string {
     ? `    // The emulator's route gives every store ${EMULATOR_SAMPLES} items (emulator/src/api/${name}.ts).
     await expect(page.locator('[data-list="${name}"] li')).toHaveCount(${EMULATOR_SAMPLES});`
     : `    await expect(page.getByRole("heading", { level: 2 })).toHaveText(messages.${group}.emptyTitle);`;
-  return `import AxeBuilder from "@axe-core/playwright";
-import { expect, test } from "@playwright/test";
+  return `import { expect, test } from "@playwright/test";
 import ar from "../../messages/ar.json" with { type: "json" };
 import fr from "../../messages/fr.json" with { type: "json" };
 import { storeHref } from "../../lib/sections";
 import { installThroughConsent } from "./support/install";
+import { expectNoSeriousAxe } from "./support/review";
 import { APP_URL, emulatorControl } from "./support/servers";
 
 /**
@@ -191,9 +191,7 @@ for (const [locale, { dir, messages }] of Object.entries(LOCALES)) {
 ${body}
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
     expect(overflow).toBeLessThanOrEqual(0);
-    const results = await new AxeBuilder({ page }).analyze();
-    const serious = results.violations.filter((violation) => violation.impact === "serious" || violation.impact === "critical");
-    expect(serious.map((violation) => violation.id)).toEqual([]);
+    await expectNoSeriousAxe(page);
   });
 }
 `;

@@ -1,6 +1,7 @@
 import { expect, test, type Locator, type Page } from "@playwright/test";
 import { installThroughConsent } from "./support/install";
 import { emulatorControl } from "./support/servers";
+import { keepScreenshot } from "./support/review";
 
 /**
  * The categories page against the emulator: the tree, every write (create, rename, status, move, reorder by drag,
@@ -21,10 +22,6 @@ async function queueFaults(faults: Fault[]): Promise<void> {
 async function emulatorCategoryCount(): Promise<number> {
   const state = await emulatorControl<{ stores: { id: number; categories: number }[] }>("GET", "/_emulator/state");
   return state.stores.find((store) => store.id === STORE)?.categories ?? -1;
-}
-
-async function screenshot(page: Page, name: string): Promise<void> {
-  await page.screenshot({ path: test.info().outputPath(`${name}.png`), fullPage: true });
 }
 
 /** The row (article) of one category, found by its exact name. */
@@ -85,10 +82,10 @@ test("shows the two-level tree from the platform with product counts and status"
   const evening = row(page, "Robes de soirée");
   await expect(evening).toContainText("8 products");
   await expect(evening).toContainText("Active");
-  await screenshot(page, "categories-desktop");
+  await keepScreenshot(page, "categories-desktop");
   await page.setViewportSize({ width: 390, height: 844 });
   await expect(row(page, "Robes")).toBeVisible();
-  await screenshot(page, "categories-phone");
+  await keepScreenshot(page, "categories-phone");
 });
 
 test("creates, renames, changes status, moves and deletes categories", async ({ page }) => {
@@ -233,7 +230,7 @@ test("shows each refusal of the platform where it happened", async ({ page, cont
   await deleteAbayas.click({ force: true });
   await expect(abayas.getByText("It holds products or subcategories")).toBeVisible();
   await expect(abayas.getByRole("button", { name: "Delete category" })).toHaveCount(0);
-  await screenshot(page, "categories-refusals");
+  await keepScreenshot(page, "categories-refusals");
 
   // 404: someone else deletes Soldes while its edit form is open here.
   edit = await openEdit(page, "Soldes");
@@ -284,7 +281,7 @@ test("every control on the page is at least 44 × 44 px on a phone (390 and 320 
     const small = boxes.filter((box) => box.width < 44 || box.height < 44);
     expect(small, `controls under 44 × 44 px at ${width} px`).toEqual([]);
   }
-  await screenshot(page, "categories-phone-320-controls");
+  await keepScreenshot(page, "categories-phone-320-controls");
 
   // The same page in Arabic at 320 px, to look at (right to left, nothing wider than the screen).
   await context.addCookies([{ name: "NEXT_LOCALE", value: "ar", url: page.url() }]);
@@ -292,7 +289,7 @@ test("every control on the page is at least 44 × 44 px on a phone (390 and 320 
   await expect(page.locator("html")).toHaveAttribute("dir", "rtl");
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
   expect(overflow).toBeLessThanOrEqual(0);
-  await screenshot(page, "categories-ar-320");
+  await keepScreenshot(page, "categories-ar-320");
 });
 
 test("an open edit form survives the list's refreshes: same element, typed text and focus kept", async ({ page, context }) => {
@@ -370,7 +367,7 @@ test("a platform outage or rate limit while loading shows a message and a retry,
   await expect(panel).toBeVisible();
   await expect(panel).toContainText("not answering");
   await expect(page.locator("body")).not.toContainText(/\bat \S+:\d+|PlatformError|Error:/);
-  await screenshot(page, "categories-outage");
+  await keepScreenshot(page, "categories-outage");
   await panel.getByRole("link", { name: "Try again" }).click();
   await expect(row(page, "Robes")).toBeVisible();
 

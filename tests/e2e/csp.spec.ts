@@ -1,6 +1,7 @@
 import { expect, test, type Page, type Response } from "@playwright/test";
 import { bodyStyled, linkedStyles, missingAppRules } from "../helpers/linked-styles";
 import { installThroughConsent } from "./support/install";
+import { keepScreenshot } from "./support/review";
 
 /**
  * Every page of the production build satisfies its own Content Security Policy: no violation event, no console
@@ -75,7 +76,7 @@ async function visit(page: Page, path: string, screenshot: string): Promise<void
   await page.waitForLoadState("networkidle");
   await expectNoncePolicy(page, response);
   expect(await violations(page), `CSP violations on ${path}`).toEqual([]);
-  await page.screenshot({ path: test.info().outputPath(`${screenshot}.png`), fullPage: true });
+  await keepScreenshot(page, screenshot);
 }
 
 test.beforeEach(async ({ page }) => {

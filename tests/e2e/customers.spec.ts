@@ -1,4 +1,3 @@
-import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
 import ar from "../../messages/ar.json" with { type: "json" };
 import en from "../../messages/en.json" with { type: "json" };
@@ -6,6 +5,7 @@ import fr from "../../messages/fr.json" with { type: "json" };
 import { storeHref } from "../../lib/sections";
 import { installThroughConsent } from "./support/install";
 import { APP_URL, emulatorControl } from "./support/servers";
+import { expectNoSeriousAxe, keepScreenshot } from "./support/review";
 
 /**
  * The customers page against the emulator: the platform's customers newest first, each with their orders,
@@ -47,12 +47,6 @@ async function openWhenImported(page: Page, total: number): Promise<void> {
     const counts = await page.locator('[data-count="orders"] dd').allInnerTexts();
     expect(counts.reduce((sum, text) => sum + Number(text), 0)).toBe(total);
   }).toPass({ timeout: 30_000 });
-}
-
-async function expectNoSeriousAxeViolations(page: Page): Promise<void> {
-  const results = await new AxeBuilder({ page }).analyze();
-  const serious = results.violations.filter((violation) => violation.impact === "serious" || violation.impact === "critical");
-  expect(serious.map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(" ")).join(", ")}`)).toEqual([]);
 }
 
 test.describe.configure({ timeout: 180_000 });
@@ -141,8 +135,8 @@ for (const [locale, { dir, messages }] of Object.entries(LOCALES)) {
       await expect(cards(page).first().locator('[data-count="returned"] dt')).toHaveText(messages.Customers.returned);
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
       expect(overflow, `${width} px`).toBeLessThanOrEqual(0);
-      await expectNoSeriousAxeViolations(page);
-      await page.screenshot({ path: test.info().outputPath(`customers-${locale}-${width}.png`), fullPage: true });
+      await expectNoSeriousAxe(page);
+      await keepScreenshot(page, `customers-${locale}-${width}`);
     }
   });
 }

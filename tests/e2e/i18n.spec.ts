@@ -1,7 +1,7 @@
-import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
 import { installThroughConsent } from "./support/install";
 import { APP_URL, emulatorControl } from "./support/servers";
+import { expectNoSeriousAxe, keepScreenshot, WCAG_AA } from "./support/review";
 
 /**
  * Every page in every locale, on a phone (390 px) and a desktop (1280 px): the right language and direction, no
@@ -26,12 +26,8 @@ async function checkPage(page: Page, locale: Locale, name: string): Promise<void
   await expect(page.locator("html")).toHaveAttribute("dir", EXPECT[locale].dir);
   for (const width of WIDTHS) {
     await page.setViewportSize({ width, height: 900 });
-    const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]).analyze();
-    const serious = results.violations
-      .filter((violation) => violation.impact === "serious" || violation.impact === "critical")
-      .map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(" ")).join(", ")}`);
-    expect(serious, `${name} (${locale}, ${width} px)`).toEqual([]);
-    await page.screenshot({ path: test.info().outputPath(`${locale}-${name}-${width}.png`), fullPage: true });
+    await expectNoSeriousAxe(page, { tags: WCAG_AA, label: `${name} (${locale}, ${width} px)` });
+    await keepScreenshot(page, `${locale}-${name}-${width}`);
   }
   await page.setViewportSize({ width: 320, height: 900 });
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);

@@ -1,6 +1,7 @@
 import { expect, test, type Page } from "@playwright/test";
 import { installThroughConsent } from "./support/install";
 import { emulatorControl } from "./support/servers";
+import { keepScreenshot } from "./support/review";
 
 /**
  * The install flow in Chromium against the emulator's real consent screen: multi-store install, denial, forged
@@ -16,10 +17,6 @@ async function emulatorInstall(storeId: number): Promise<EmulatorInstall | undef
 
 function storeCard(page: Page, name: string) {
   return page.getByRole("listitem").filter({ has: page.getByRole("heading", { name, exact: true }) });
-}
-
-async function screenshot(page: Page, name: string): Promise<void> {
-  await page.screenshot({ path: test.info().outputPath(`${name}.png`), fullPage: true });
 }
 
 /** Orders reach the app by the backfill that follows an install, which calls the platform with the stored token. */
@@ -53,7 +50,7 @@ test("installs on two of three stores and lists both, with secure cookies and no
   expect(session).toMatchObject({ httpOnly: true, secure: true, sameSite: "Lax" });
   for (const cookie of await context.cookies()) expect(cookie.value).not.toContain("svcpk_live_");
   expect(await page.content()).not.toContain("svcpk_live_");
-  await screenshot(page, "installed-two-stores");
+  await keepScreenshot(page, "installed-two-stores");
 
   // The landing page now leads to the stores.
   await page.goto("/");
@@ -65,7 +62,7 @@ test("a denial shows what happened and offers a fresh start", async ({ page }) =
   await expect(page.getByRole("heading", { name: "You declined the install" })).toBeVisible();
   await expect(page.getByRole("link", { name: "Start again" })).toHaveAttribute("href", "/install");
   expect(await emulatorInstall(101)).toBeUndefined();
-  await screenshot(page, "install-denied");
+  await keepScreenshot(page, "install-denied");
 
   // Starting again leads back to the consent screen.
   await page.getByRole("link", { name: "Start again" }).click();
@@ -83,7 +80,7 @@ test("a forged state is refused and spends nothing: the merchant's own consent s
   await page.goto(forged);
   await expect(page).toHaveURL(/\/install\/failed\?reason=state_mismatch/);
   await expect(page.getByRole("heading", { name: "This answer does not belong to your install" })).toBeVisible();
-  await screenshot(page, "forged-state-refused");
+  await keepScreenshot(page, "forged-state-refused");
   expect((await emulatorControl<{ installs: unknown[] }>("GET", "/_emulator/state")).installs).toEqual([]);
 
   // Back on the consent screen, the merchant's own attempt is intact.
@@ -116,7 +113,7 @@ test("a re-install replaces the token: the platform issues a new key and the app
 
   // The old token is revoked; only the new, stored one can have fetched this order.
   await expectOrderListed(page, 101, order.order_number);
-  await screenshot(page, "reinstalled-token-works");
+  await keepScreenshot(page, "reinstalled-token-works");
 });
 
 test("after an uninstall in the platform, installing again makes the store work again", async ({ page }) => {
@@ -130,14 +127,14 @@ test("after an uninstall in the platform, installing again makes the store work 
   await page.goto("/stores");
   await expect(storeCard(page, "Amina Kids")).toHaveCount(0);
   await expect(storeCard(page, "Amina Couture")).toContainText("Active");
-  await screenshot(page, "uninstalled");
+  await keepScreenshot(page, "uninstalled");
 
   const order = await emulatorControl<{ order_number: string }>("POST", "/_emulator/orders", { storeId: 103 });
   await installThroughConsent(page, { storeIds: [103] });
   await expect(storeCard(page, "Amina Kids")).toContainText("Active");
   expect((await emulatorInstall(103))?.active).toBe(true);
   await expectOrderListed(page, 103, order.order_number);
-  await screenshot(page, "reinstalled-after-uninstall");
+  await keepScreenshot(page, "reinstalled-after-uninstall");
 });
 
 test("a store outside the session is refused, and sign-out forgets the stores", async ({ page, browser }) => {
@@ -162,5 +159,5 @@ test("a store outside the session is refused, and sign-out forgets the stores", 
   expect((await page.goto("/stores/101/orders"))?.status()).toBe(404);
   await page.goto("/stores");
   await expect(page.getByText("No stores in this browser yet")).toBeVisible();
-  await screenshot(page, "signed-out");
+  await keepScreenshot(page, "signed-out");
 });

@@ -1,10 +1,10 @@
-import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Browser, type BrowserContext, type Page } from "@playwright/test";
 import ar from "../../messages/ar.json" with { type: "json" };
 import en from "../../messages/en.json" with { type: "json" };
 import fr from "../../messages/fr.json" with { type: "json" };
 import { installThroughConsent } from "./support/install";
 import { APP_URL, emulatorControl } from "./support/servers";
+import { expectNoSeriousAxe, keepScreenshot, WCAG_AA } from "./support/review";
 
 /**
  * Lost access explained (issue 26): the browser that held a store learns, in its language and with the store's
@@ -16,19 +16,10 @@ const CATALOGUES = { ar, fr, en } as const;
 type Locale = keyof typeof CATALOGUES;
 const LOCALES: Locale[] = ["ar", "fr", "en"];
 
-async function screenshot(page: Page, name: string): Promise<void> {
-  await page.screenshot({ path: test.info().outputPath(`${name}.png`), fullPage: true });
-}
-
 async function phoneIn(browser: Browser, locale: Locale): Promise<{ context: BrowserContext; page: Page }> {
   const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
   await context.addCookies([{ name: "NEXT_LOCALE", value: locale, url: APP_URL }]);
   return { context, page: await context.newPage() };
-}
-
-async function noSeriousAxe(page: Page): Promise<void> {
-  const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]).analyze();
-  expect(results.violations.filter((violation) => violation.impact === "serious" || violation.impact === "critical")).toEqual([]);
 }
 
 /** The message with {placeholders} as a pattern: the parts around them, in order. */
@@ -63,8 +54,8 @@ for (const locale of LOCALES) {
     const reinstall = page.getByRole("link", { name: m.LostAccess.reinstall });
     await expect(reinstall).toHaveAttribute("href", `/install?return_to=${encodeURIComponent("/stores/103/orders")}`);
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBe(390);
-    await noSeriousAxe(page);
-    await screenshot(page, `uninstalled-${locale}-390`);
+    await expectNoSeriousAxe(page, { tags: WCAG_AA });
+    await keepScreenshot(page, `uninstalled-${locale}-390`);
 
     // Another device signs out of store 101 everywhere: this browser is told so, with the store's name.
     const other = await phoneIn(browser, locale);
@@ -74,8 +65,8 @@ for (const locale of LOCALES) {
     // Asked first, with the store named.
     await expect(other.page.getByRole("heading", { level: 1 })).toHaveText(pattern(m.Shell.signOutEverywhereConfirmTitle));
     await expect(other.page.getByRole("heading", { level: 1 })).toContainText("Amina Couture");
-    await noSeriousAxe(other.page);
-    await screenshot(other.page, `sign-out-everywhere-confirm-${locale}-390`);
+    await expectNoSeriousAxe(other.page, { tags: WCAG_AA });
+    await keepScreenshot(other.page, `sign-out-everywhere-confirm-${locale}-390`);
     await other.page.getByRole("button", { name: m.Shell.signOutEverywhereConfirm }).click();
     await expect(other.page).toHaveURL(/signed_out=everywhere/);
     await page.goto("/stores/101/orders?status=new");
@@ -87,8 +78,8 @@ for (const locale of LOCALES) {
       "href",
       `/install?return_to=${encodeURIComponent("/stores/101/orders?status=new")}`,
     );
-    await noSeriousAxe(page);
-    await screenshot(page, `signed-out-everywhere-${locale}-390`);
+    await expectNoSeriousAxe(page, { tags: WCAG_AA });
+    await keepScreenshot(page, `signed-out-everywhere-${locale}-390`);
 
     // The other device signed itself out that way: it is told the same on the store it held.
     await other.page.goto("/stores/101/categories");
@@ -104,14 +95,14 @@ for (const locale of LOCALES) {
     await expect(page.locator("[data-lost-access=signed_out]")).toBeVisible();
     await expect(page.getByRole("heading", { level: 1 })).toHaveText(m.LostAccess.sessionEndedTitle);
     await expect(page.locator("#lost-access-body")).toContainText("Amina Maison");
-    await screenshot(page, `signed-out-${locale}-390`);
+    await keepScreenshot(page, `signed-out-${locale}-390`);
     // The list of stores names it too, with what happened and the way back, instead of dropping it silently.
     await page.goto("/stores");
     const listed = page.locator('[data-lost-store="102"]');
     await expect(listed).toContainText("Amina Maison");
     await expect(listed.getByRole("link", { name: m.LostAccess.signIn })).toHaveAttribute("href", `/install?${new URLSearchParams({ return_to: "/stores/102" })}`);
-    await noSeriousAxe(page);
-    await screenshot(page, `stores-lost-${locale}-390`);
+    await expectNoSeriousAxe(page, { tags: WCAG_AA });
+    await keepScreenshot(page, `stores-lost-${locale}-390`);
     await page.goto("/stores/102/orders");
     await page.getByRole("link", { name: m.LostAccess.signIn }).click();
     await installThroughConsent(page, { storeIds: [102], start: page.url(), landing: /\/stores\/102\/orders$/ });
@@ -155,7 +146,7 @@ test("an action on a store uninstalled meanwhile says it was not done, and why",
     await expect(alert).toContainText(pattern(m.LostAccess.actionNotDoneClosed));
     await expect(alert).toContainText("Amina Kids");
     await expect(alert.getByRole("link")).toHaveAttribute("href", "/install");
-    await screenshot(page, `action-on-uninstalled-${locale}-390`);
+    await keepScreenshot(page, `action-on-uninstalled-${locale}-390`);
     await context.close();
   }
 });

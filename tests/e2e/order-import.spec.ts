@@ -1,6 +1,7 @@
 import { expect, test } from "@playwright/test";
 import { installThroughConsent } from "./support/install";
 import { emulatorControl } from "./support/servers";
+import { keepScreenshot } from "./support/review";
 
 /** The store's pages tell the merchant about the order import that follows an install (lib/jobs/backfill.ts). */
 
@@ -27,5 +28,5 @@ test("after an install the store's page shows the order import, then how many or
     await page.goto("/stores/101/orders");
     await expect(notice).toContainText(text);
   }
-  await page.screenshot({ path: test.info().outputPath("order-import-ar.png"), fullPage: true });
+  await keepScreenshot(page, "order-import-ar");
 });

@@ -3,6 +3,7 @@ import postgres from "postgres";
 import { e2eDatabase } from "./support/app-env";
 import { installThroughConsent } from "./support/install";
 import { emulatorControl, EMULATOR_URL, SLOT } from "./support/servers";
+import { keepScreenshot } from "./support/review";
 
 /**
  * The orders pages: the list from the app's database with its URL filters and cursor pages, the detail page,
@@ -21,10 +22,6 @@ async function placeOrder(overrides: Record<string, unknown> = {}): Promise<Emul
 /** One emulated minute of the platform: its order checker sends the webhooks, its dispatcher delivers them. */
 async function tick(): Promise<void> {
   await emulatorControl("POST", "/_emulator/tick");
-}
-
-async function screenshot(page: Page, name: string): Promise<void> {
-  await page.screenshot({ path: test.info().outputPath(`${name}.png`), fullPage: true });
 }
 
 function orderRows(page: Page) {
@@ -58,7 +55,7 @@ test("lists orders with status and phone filters in the URL and cursor pages", a
   await expect(header).toHaveText(["Order", "Date (GMT+1)", "Customer", "Phone", "Wilaya", "Total", "Status"]);
   await expect(orderRows(page)).toHaveCount(50);
   const firstPage = await orderNumbers(page);
-  await screenshot(page, "orders-desktop");
+  await keepScreenshot(page, "orders-desktop");
 
   await page.getByRole("link", { name: "Older orders" }).click();
   await expect(page).toHaveURL(/cursor=/);
@@ -100,7 +97,7 @@ test("lists orders with status and phone filters in the URL and cursor pages", a
   await page.setViewportSize({ width: 390, height: 844 });
   await page.goto(ORDERS);
   await expect(orderRows(page).first()).toBeVisible();
-  await screenshot(page, "orders-phone");
+  await keepScreenshot(page, "orders-phone");
 });
 
 test("a new order and a status change appear on an open orders page without a reload", async ({ page }) => {
@@ -160,9 +157,9 @@ test("the order page shows items, totals, customer, address, delivery and the st
   await expect(history.getByRole("listitem").filter({ hasText: "Shipped" })).toBeVisible({ timeout: 20_000 });
   await expect(history).toContainText("from Pending");
   await expect(page.getByRole("region", { name: "Delivery" })).not.toContainText(/Tracking number\s*—/);
-  await screenshot(page, "order-detail-desktop");
+  await keepScreenshot(page, "order-detail-desktop");
   await page.setViewportSize({ width: 390, height: 844 });
-  await screenshot(page, "order-detail-phone");
+  await keepScreenshot(page, "order-detail-phone");
 
   await page.goto(`/stores/${STORE}/orders/999999999`);
   await expect(page.getByRole("heading", { name: "This order is not in this store" })).toBeVisible();
@@ -180,7 +177,7 @@ test("a store without orders points to placing a test order in the emulator's da
   await page.goto("/stores/301/orders");
   await expect(page.getByRole("heading", { name: "No orders yet" })).toBeVisible();
   await expect(page.getByRole("link", { name: "dashboard" })).toHaveAttribute("href", `${EMULATOR_URL}/dashboard`);
-  await screenshot(page, "orders-empty");
+  await keepScreenshot(page, "orders-empty");
 });
 
 test("the list's own read runs beside the session lookup, not after it", async ({ page }) => {

@@ -1,7 +1,7 @@
-import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
 import { installThroughConsent } from "./support/install";
 import { APP_URL, emulatorControl } from "./support/servers";
+import { expectNoSeriousAxe, keepScreenshot } from "./support/review";
 
 /**
  * The store overview (/stores/{id}) against the emulator: its figures recomputed here from the emulator's own
@@ -31,10 +31,6 @@ type EmulatorOrder = {
   wilaya_name: string;
   items: { product_id: number; product_name: string; quantity: number }[];
 };
-
-async function screenshot(page: Page, name: string): Promise<void> {
-  await page.screenshot({ path: test.info().outputPath(`${name}.png`), fullPage: true });
-}
 
 /** Algeria's calendar date of an instant, from Intl (the emulator uses its own fixed offset). */
 const algiersDate = (ms: number) => new Intl.DateTimeFormat("en-CA", { timeZone: "Africa/Algiers" }).format(ms);
@@ -84,12 +80,6 @@ async function rowsOf(page: Page, table: string): Promise<string[][]> {
   return page.locator(`[data-table="${table}"] tbody tr`).evaluateAll((rows) =>
     rows.map((row) => [...row.querySelectorAll("th, td")].map((cell) => (cell.textContent ?? "").trim())),
   );
-}
-
-async function expectNoSeriousAxeViolations(page: Page): Promise<void> {
-  const results = await new AxeBuilder({ page }).analyze();
-  const serious = results.violations.filter((violation) => violation.impact === "serious" || violation.impact === "critical");
-  expect(serious.map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(" ")).join(", ")}`)).toEqual([]);
 }
 
 // Each test installs through the consent screen and renders several overviews: on a loaded two-core machine that
@@ -143,7 +133,7 @@ test("shows the figures of a custom period as recomputed from the emulator's ord
   // Store data reads in its own direction whatever the page's language.
   await expect(page.locator('[data-table="top-wilayas"] tbody th bdi[dir="auto"]').first()).toBeVisible();
   await expect(page.locator("[data-computed-at]")).toContainText("Computed by the platform at");
-  await screenshot(page, "overview-figures-desktop");
+  await keepScreenshot(page, "overview-figures-desktop");
 });
 
 test("says revenue is hidden by the platform, never zero, when the token is not the owner's", async ({ page }) => {
@@ -245,13 +235,13 @@ for (const [locale, title] of Object.entries(LOCALES)) {
       // Western digits in every locale, as Algerian merchants read them.
       await expect(tile(page, "orders").locator("[data-value]")).toHaveText(/^[0-9][0-9\s.,\u202f]*$/);
       await page.locator('[data-chart="orders-chart"] summary').click();
-      await expectNoSeriousAxeViolations(page);
-      await screenshot(page, `overview-${locale}-${viewport.name}`);
+      await expectNoSeriousAxe(page);
+      await keepScreenshot(page, `overview-${locale}-${viewport.name}`);
       if (viewport.name === "phone") {
         await page.setViewportSize({ width: 320, height: 800 });
         const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
         expect(overflow).toBeLessThanOrEqual(0);
-        await screenshot(page, `overview-${locale}-320`);
+        await keepScreenshot(page, `overview-${locale}-320`);
       }
     });
   }

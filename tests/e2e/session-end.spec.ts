@@ -1,7 +1,6 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import AxeBuilder from "@axe-core/playwright";
 import { PGlite } from "@electric-sql/pglite";
 import { expect, test, type Browser, type BrowserContext, type Page } from "@playwright/test";
 import { startEmulator, type RunningEmulator } from "../../emulator/src/index";
@@ -14,6 +13,7 @@ import { e2eAppEnv } from "./support/app-env";
 import { installThroughConsent } from "./support/install";
 import { childEnv, run, until, type Watched } from "./support/processes";
 import { nextBin } from "../../scripts/support/next-bin";
+import { expectNoSeriousAxe, keepScreenshot, WCAG_AA } from "./support/review";
 
 /**
  * The session limits as the browser that held a store meets them (issue 26): after 30 minutes without a request, and
@@ -42,11 +42,6 @@ test.afterAll(async () => {
 function pattern(message: string): RegExp {
   const parts = message.split(/\{\w+\}/).map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"));
   return new RegExp(parts.join(".+"));
-}
-
-async function noSeriousAxe(page: Page): Promise<void> {
-  const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"]).analyze();
-  expect(results.violations.filter((violation) => violation.impact === "serious" || violation.impact === "critical")).toEqual([]);
 }
 
 function startApp(appPort: number, emulatorUrl: string): Watched {
@@ -145,8 +140,8 @@ test("after 30 idle minutes, and 12 hours after the consent, the browser that he
       const signIn = page.getByRole("link", { name: m.LostAccess.signIn });
       await expect(signIn).toHaveAttribute("href", `/install?return_to=${encodeURIComponent("/stores/101/orders?status=new")}`);
       expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBe(390);
-      await noSeriousAxe(page);
-      await page.screenshot({ path: test.info().outputPath(`session-ended-${limit}-${locale}-390.png`), fullPage: true });
+      await expectNoSeriousAxe(page, { tags: WCAG_AA });
+      await keepScreenshot(page, `session-ended-${limit}-${locale}-390`);
 
       // The list of stores names the ended session's stores too, with the way back.
       await page.goto("/stores");

@@ -1,6 +1,7 @@
-import { expect, test, type Browser, type BrowserContext, type Page } from "@playwright/test";
+import { expect, test, type Browser, type BrowserContext } from "@playwright/test";
 import { installThroughConsent } from "./support/install";
 import { emulatorControl } from "./support/servers";
+import { keepScreenshot } from "./support/review";
 
 /**
  * Sessions as a merchant lives them: signing in again (and landing where they were going), a copied cookie after
@@ -8,10 +9,6 @@ import { emulatorControl } from "./support/servers";
  * sign-out, a forged list link). Expiry with a moved clock is in tests/integration/sessions.test.ts, and in a browser
  * in session-end.spec.ts.
  */
-
-async function screenshot(page: Page, name: string): Promise<void> {
-  await page.screenshot({ path: test.info().outputPath(`${name}.png`), fullPage: true });
-}
 
 /** A second browser holding a copy of this context's session cookie: what a stolen cookie would open. */
 async function cookieCopy(browser: Browser, from: BrowserContext): Promise<BrowserContext> {
@@ -36,14 +33,14 @@ test("a returning merchant signs in from the landing page, or from a store page,
   const signIn = page.getByRole("link", { name: "Sign in" });
   await expect(signIn).toHaveAttribute("href", "/install");
   await expect(signIn).toHaveAccessibleDescription(/choose your stores again, and nothing is lost/);
-  await screenshot(page, "landing-sign-in");
+  await keepScreenshot(page, "landing-sign-in");
 
   // A bookmarked store page, signed out: the 404 offers the same sign-in, and it comes back to this page.
   const response = await page.goto("/stores/102/orders?status=shipped");
   expect(response?.status()).toBe(404);
   const storeSignIn = page.getByRole("link", { name: "Sign in" });
   await expect(storeSignIn).toHaveAttribute("href", `/install?return_to=${encodeURIComponent("/stores/102/orders?status=shipped")}`);
-  await screenshot(page, "store-page-signed-out");
+  await keepScreenshot(page, "store-page-signed-out");
   await storeSignIn.click();
   await installThroughConsent(page, { storeIds: [101, 102], start: page.url(), landing: /\/stores\/102\/orders\?status=shipped$/ });
   await expect(page.getByRole("heading", { level: 1 })).toContainText("Amina Maison");
@@ -110,13 +107,13 @@ test("two devices stay signed in side by side, and sign out everywhere ends ever
   const button = phonePage.getByRole("button", { name: "Sign out everywhere" });
   await expect(button).toHaveAccessibleDescription(/Ends every session that opens \u2068Amina Couture\u2069: on your phone/);
   await button.scrollIntoViewIfNeeded();
-  await screenshot(phonePage, "sign-out-everywhere-phone");
+  await keepScreenshot(phonePage, "sign-out-everywhere-phone");
   await button.click();
   // Asked once, with the store named: nothing has ended yet.
   await expect(phonePage).toHaveURL(/\/signout\/everywhere\/confirm\?storeId=101$/);
   await expect(phonePage.getByRole("heading", { level: 1 })).toHaveText("Sign out of \u2068Amina Couture\u2069 on every device?");
   expect(await status(page.context(), "/stores/101/orders")).toBe(200);
-  await screenshot(phonePage, "sign-out-everywhere-confirm-phone");
+  await keepScreenshot(phonePage, "sign-out-everywhere-confirm-phone");
   await phonePage.getByRole("link", { name: "No, back to the store" }).click();
   await expect(phonePage).toHaveURL(/\/stores\/101$/);
   await button.click();
@@ -169,7 +166,7 @@ test("a forged orders page link answers 404 with the way back, not the error pag
     expect(response?.status()).toBe(404);
     await expect(page.getByRole("heading", { name: "This page of orders does not exist" })).toBeVisible();
   }
-  await screenshot(page, "forged-cursor");
+  await keepScreenshot(page, "forged-cursor");
   await page.getByRole("link", { name: "Back to the orders" }).click();
   await expect(page).toHaveURL(/\/stores\/101\/orders$/);
 });

@@ -1,15 +1,12 @@
 import { expect, test, type Page } from "@playwright/test";
 import { installThroughConsent } from "./support/install";
 import { emulatorControl } from "./support/servers";
+import { keepScreenshot } from "./support/review";
 
 /**
  * The store shell: switching stores, the section navigation, sign out, the tenancy guard, and the banner for
  * each install state that is not active, with what the merchant should do.
  */
-
-async function screenshot(page: Page, name: string): Promise<void> {
-  await page.screenshot({ path: test.info().outputPath(`${name}.png`), fullPage: true });
-}
 
 function banner(page: Page) {
   return page.locator("[data-install-state]");
@@ -37,7 +34,7 @@ test("switches between the session's stores and sections, and signs out", async 
   const stores = page.getByRole("navigation", { name: "Your stores" });
   await expect(stores.getByRole("link", { name: "Amina Maison" })).toBeVisible();
   await expect(stores.getByRole("link", { name: /Amina Kids/ })).toHaveCount(0);
-  await screenshot(page, "shell-switcher-desktop");
+  await keepScreenshot(page, "shell-switcher-desktop");
   await stores.getByRole("link", { name: "Amina Maison" }).click();
   await expect(page).toHaveURL("/stores/102/orders");
   await expect(page.getByRole("heading", { level: 1 })).toContainText("Amina Maison");
@@ -53,7 +50,7 @@ test("switches between the session's stores and sections, and signs out", async 
   await page.setViewportSize({ width: 390, height: 844 });
   await page.goto("/stores/102/orders");
   await page.locator("header summary").click();
-  await screenshot(page, "shell-switcher-phone");
+  await keepScreenshot(page, "shell-switcher-phone");
 
   // Stores outside the session: another merchant's, and one of Amina's that this browser did not install.
   for (const storeId of [201, 103]) {
@@ -80,7 +77,7 @@ test("banners for a suspended app, a plan below the minimum and an app awaiting 
   await expect(banner(page)).toContainText("resume");
   // Orders stay readable: they come from the app's own database.
   await expect(page.locator("tbody tr").first()).toBeVisible();
-  await screenshot(page, "banner-suspended");
+  await keepScreenshot(page, "banner-suspended");
 
   // Lifted: the next successful call clears the banner.
   await emulatorControl("POST", "/_emulator/app/status", { status: "approved" });
@@ -91,7 +88,7 @@ test("banners for a suspended app, a plan below the minimum and an app awaiting 
   await visitThroughPlatform(page, 101);
   await expect(banner(page)).toHaveAttribute("data-install-state", "app_plan_required");
   await expect(banner(page)).toContainText("Upgrade the store's plan");
-  await screenshot(page, "banner-plan-required");
+  await keepScreenshot(page, "banner-plan-required");
   await emulatorControl("POST", "/_emulator/stores/101/plan", { plan: "pro" });
   await visitThroughPlatform(page, 101);
   await expect(banner(page)).toHaveCount(0);
@@ -101,7 +98,7 @@ test("banners for a suspended app, a plan below the minimum and an app awaiting 
   await expect(banner(page)).toHaveAttribute("data-install-state", "app_not_approved");
   await expect(banner(page)).toContainText("awaiting approval");
   await page.setViewportSize({ width: 390, height: 844 });
-  await screenshot(page, "banner-not-approved-phone");
+  await keepScreenshot(page, "banner-not-approved-phone");
 });
 
 test("a revoked token or an uninstall closes the store to the session at once; installing again reopens it", async ({ page }) => {
@@ -113,7 +110,7 @@ test("a revoked token or an uninstall closes the store to the session at once; i
   const panel = page.getByRole("alert", { name: "The categories could not be loaded" });
   await expect(panel).toContainText("Reinstall");
   await expect(page.locator("body")).not.toContainText(/\bat \S+:\d+|PlatformError|Error:/);
-  await screenshot(page, "revoked");
+  await keepScreenshot(page, "revoked");
   // The 401 closed the store to every session; the other store stays open.
   expect((await page.goto("/stores/101/orders"))?.status()).toBe(404);
   expect((await page.goto("/stores/102/orders"))?.status()).toBe(200);
@@ -124,7 +121,7 @@ test("a revoked token or an uninstall closes the store to the session at once; i
   await expect(async () => {
     expect((await page.goto("/stores/102/orders"))?.status()).toBe(404);
   }).toPass({ timeout: 20_000 });
-  await screenshot(page, "uninstalled");
+  await keepScreenshot(page, "uninstalled");
 
   // Installing again opens the store in this browser, active.
   await installThroughConsent(page, { storeIds: [102] });
