@@ -32,6 +32,7 @@ describe("which Chromium the browser tests drive", () => {
   });
 
   it.each([
+    ["linux", "/usr/bin/chromium-headless-shell"],
     ["linux", "/usr/bin/chromium"],
     ["linux", "/usr/bin/chromium-browser"],
     ["linux", "/usr/bin/google-chrome-stable"],
@@ -42,6 +43,10 @@ describe("which Chromium the browser tests drive", () => {
     const choice = chooseChromium(probe([file], { platform }));
     expect(choice).toEqual({ kind: "system", path: file });
     expect(chromiumExecutable(choice)).toBe(file);
+  });
+
+  it("prefers Debian's headless shell to the full Chromium for headless tests, as Playwright does with its own", () => {
+    expect(chooseChromium(probe(["/usr/bin/chromium", "/usr/bin/chromium-headless-shell"]))).toEqual({ kind: "system", path: "/usr/bin/chromium-headless-shell" });
   });
 
   it("prefers Chromium to Chrome when both are installed", () => {
