@@ -72,6 +72,20 @@ async function timed(command: string, args: string[], env: Record<string, string
   return { seconds: (Date.now() - started) / 1000, code, output };
 }
 
+/**
+ * What a fresh clone lacks and a working tree keeps, where issue 38 sets the target: the incremental type-check's
+ * file, the test build's folder (scripts/test.ts's default), vitest's timings (they order its files) and
+ * Playwright's transform cache. Warm, the same suite ran 80 s shorter.
+ */
+function freshCloneLacks(): string[] {
+  return [
+    "tsconfig.tsbuildinfo",
+    process.env.NEXT_DIST_DIR ?? ".next-test",
+    path.join("node_modules", ".vite", "vitest"),
+    path.join(os.tmpdir(), `playwright-transform-cache-${process.getuid?.() ?? 0}`),
+  ];
+}
+
 export async function benchDevloop(): Promise<BenchResult> {
   const loadAtStart = load();
   const app = await benchDevStart();
@@ -89,11 +103,7 @@ export async function benchDevloop(): Promise<BenchResult> {
   if (floorBuild.code !== 0) throw new Error(`the empty app's next build exited with ${floorBuild.code}`);
 
   const noE2e = process.env.BENCH_DEVLOOP_NO_E2E === "1";
-  // As on a fresh clone, which is where issue 38 sets the target: no incremental type-check, no build cache, no
-  // vitest timings (they order its files), no Playwright transform cache. Warm, the same suite ran 80 s shorter.
-  for (const cache of ["tsconfig.tsbuildinfo", process.env.NEXT_DIST_DIR ?? ".next-test", path.join("node_modules", ".vite", "vitest"), path.join(os.tmpdir(), `playwright-transform-cache-${process.getuid?.() ?? 0}`)]) {
-    await rm(cache, { recursive: true, force: true });
-  }
+  for (const cache of freshCloneLacks()) await rm(cache, { recursive: true, force: true });
   console.log(`  npm test${noE2e ? " -- --no-e2e" : ""}, as on a fresh clone (its caches removed), load ${load()} …`);
   const loadBeforeTests = load();
   const suite = await timed("npm", noE2e ? ["test", "--", "--no-e2e"] : ["test"]);

@@ -69,7 +69,7 @@ export async function startBoss(handle: DatabaseHandle, role: BossRole = {}): Pr
   // LISTEN/NOTIFY unavailable (PgBouncer in transaction mode): the loops poll every 2 s instead, which an operator
   // would want to know. pg-boss's other warnings were never logged here, and are left as they were.
   boss.on("warning", (warning) => {
-    if ((warning.data as { type?: unknown }).type === "listen_notify_unavailable") log.warn("job engine cannot LISTEN: its workers poll instead", { warning: warning.message });
+    if ((warning.data as { type?: unknown } | undefined)?.type === "listen_notify_unavailable") log.warn("job engine cannot LISTEN: its workers poll instead", { warning: warning.message });
   });
   await boss.start();
   return boss;
