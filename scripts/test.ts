@@ -17,13 +17,14 @@
  * Servers listen on free ports (tests/e2e/support/servers.ts). Each step runs in a process group of its own and
  * a SIGINT, SIGTERM or SIGHUP to this script is passed on to it, so a killed run leaves nothing running.
  */
-import { readFile, rm } from "node:fs/promises";
+import { cp, readFile, rm } from "node:fs/promises";
 import { openDatabase } from "../db/client";
 import { createScratchDatabase, type ScratchDatabase } from "../db/scratch";
 import { describeChromium, findChromium } from "./support/chromium";
 import { runLanes, Screen, type Step, type StepResult } from "./support/lanes";
 import { spawnGroup, stopGroupsOnSignals } from "./support/process-group";
 import { migrateDatabase } from "../lib/database/migrate";
+import { PGLITE_TEMPLATE_VAR } from "../tests/e2e/support/pglite-template";
 import { e2eSlots, slotPgliteDir } from "../tests/e2e/support/slots";
 
 
@@ -36,6 +37,7 @@ const e2eOnly = ownArgs.includes("--e2e-only");
 const distDir = process.env.NEXT_DIST_DIR ?? ".next-test";
 const reportsDir = process.env.TEST_REPORTS_DIR ?? ".data/test-reports";
 const e2ePgliteDir = process.env.E2E_PGLITE_DIR ?? ".data/e2e/pglite";
+const e2ePgliteTemplate = `${e2ePgliteDir}-template`;
 const vitestReport = `${reportsDir}/vitest.json`;
 const playwrightReport = `${reportsDir}/playwright.json`;
 
@@ -89,20 +91,41 @@ async function createE2eDatabase(serverUrl: string): Promise<ScratchDatabase> {
 }
 
 /**
- * One app per Playwright worker, each on a database of its own (tests/e2e/support/app-env.ts names them): fresh
- * embedded folders, or fresh databases on the PostgreSQL server, dropped after the run.
+ * An embedded database migrated as a release is, in a folder the browser tests' apps start on copies of
+ * (tests/e2e/support/pglite-template.ts): one initdb per run instead of one per app. Made in this process while the
+ * first steps run, and awaited only by the browser tests.
  */
-async function prepareBrowserDatabases(): Promise<{ env: Record<string, string>; cleanup: () => Promise<void> }> {
+async function makePgliteTemplate(folder: string): Promise<string> {
+  await rm(folder, { recursive: true, force: true });
+  await rm(`${folder}.lock`, { force: true });
+  const handle = await openDatabase({ embedded: folder });
+  try {
+    await migrateDatabase(handle);
+  } finally {
+    await handle.close();
+  }
+  return folder;
+}
+
+/**
+ * One app per Playwright worker, each on a database of its own (tests/e2e/support/app-env.ts names them): copies of
+ * the migrated embedded template, or fresh databases on the PostgreSQL server, dropped after the run. The template
+ * is named to the specs too, for the apps they start on embedded databases of their own.
+ */
+async function prepareBrowserDatabases(template: Promise<string>): Promise<{ env: Record<string, string>; cleanup: () => Promise<void> }> {
   const slots = e2eSlots();
+  const templateFolder = await template;
   for (let slot = 0; slot < slots; slot++) {
     const folder = slotPgliteDir(e2ePgliteDir, slot);
     await rm(folder, { recursive: true, force: true });
     await rm(`${folder}.lock`, { force: true });
+    if (!serverUrl) await cp(templateFolder, folder, { recursive: true });
   }
   const databases = serverUrl ? await Promise.all(Array.from({ length: slots }, () => createE2eDatabase(serverUrl))) : [];
   return {
     env: {
       E2E_WORKERS: String(slots),
+      [PGLITE_TEMPLATE_VAR]: templateFolder,
       ...(databases.length > 0 ? { E2E_DATABASE_URL: databases.map((database) => database.url).join(",") } : {}),
     },
     cleanup: async () => {
@@ -145,6 +168,9 @@ async function main(): Promise<void> {
 
   stopGroupsOnSignals({ beforeExit: () => console.error("\n✗ stopped by a signal; every step's processes were stopped too") });
   if (!skipE2e) await ensureChromium();
+  // Started now, beside the first steps; a failure is the browser tests' to report, when they await it.
+  const pgliteTemplate = skipE2e ? Promise.resolve(e2ePgliteTemplate) : makePgliteTemplate(e2ePgliteTemplate);
+  pgliteTemplate.catch(() => undefined);
 
   const vitest: Step = {
     name: "unit and integration tests",
@@ -160,7 +186,7 @@ async function main(): Promise<void> {
     command: "npx",
     args: ["playwright", "test", ...playwrightArgs],
     env: { NEXT_DIST_DIR: distDir, PLAYWRIGHT_JSON_OUTPUT_FILE: playwrightReport },
-    prepare: prepareBrowserDatabases,
+    prepare: () => prepareBrowserDatabases(pgliteTemplate),
   };
   // Each stage's lanes run at once. The build, then the browser tests, run while vitest does: vitest spends much of
   // its time waiting on timers and child processes, and the browser tests are most of the run.

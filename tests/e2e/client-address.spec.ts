@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { expect, test } from "@playwright/test";
 import { freePort } from "../../scripts/support/free-port";
+import { seedPgliteDir } from "./support/pglite-template";
 import { childEnv, run, stopGroup, until, type Watched } from "./support/processes";
 
 /**
@@ -46,6 +47,7 @@ async function startServer(extra: Record<string, string>): Promise<Server> {
     ...extra,
   });
   delete env.DATABASE_URL;
+  await seedPgliteDir(join(dataDir, "pglite"));
   const server: Watched = run("npx", ["next", "start", "-p", String(port)], env, { group: true });
   const url = `http://127.0.0.1:${port}`;
   const stop = async () => {

@@ -10,6 +10,7 @@ import { freePort } from "../../scripts/support/free-port";
 import { sampleValue } from "../helpers/metrics-text";
 import { e2eAppEnv } from "./support/app-env";
 import { installThroughConsent } from "./support/install";
+import { seedPgliteDir } from "./support/pglite-template";
 import { emulatorControl } from "./support/servers";
 
 /**
@@ -139,6 +140,7 @@ test("with OTEL_EXPORTER_OTLP_ENDPOINT set, a delivery's spans reach the collect
   // suite's PostgreSQL database the sample order it receives would show up in the other specs' order lists.
   delete env.DATABASE_URL;
   env.PGLITE_DIR = path.join(dataDir, "pglite");
+  await seedPgliteDir(env.PGLITE_DIR);
   env.OTEL_EXPORTER_OTLP_ENDPOINT = receiver.url;
   env.OTEL_BSP_SCHEDULE_DELAY = "100";
   // @vercel/otel's exporter sends protobuf unless told otherwise; this receiver reads JSON.

@@ -11,6 +11,7 @@ import fr from "../../messages/fr.json" with { type: "json" };
 import { freePort } from "../../scripts/support/free-port";
 import { e2eAppEnv } from "./support/app-env";
 import { installThroughConsent } from "./support/install";
+import { seedPgliteDir } from "./support/pglite-template";
 import { childEnv, run, until, type Watched } from "./support/processes";
 import { nextBin } from "../../scripts/support/next-bin";
 import { expectNoSeriousAxe, keepScreenshot, WCAG_AA } from "./support/review";
@@ -90,6 +91,7 @@ test("after 30 idle minutes, and 12 hours after the consent, the browser that he
   const appUrl = `http://localhost:${appPort}`;
   emulator = await startEmulator({ port: emulatorPort, appUrl, dataFile: null, autoTick: false, quiet: true, oauthRateLimits: false });
   folder = await mkdtemp(path.join(tmpdir(), "session-end-spec-"));
+  await seedPgliteDir(path.join(folder, "pglite"));
 
   let server = startApp(appPort, emulator.url);
   const holders: Holder[] = [];
