@@ -1,8 +1,9 @@
 import type { Metadata } from "next";
 import { headers } from "next/headers";
+import { ForThisPathOnly } from "@/components/for-this-path-only";
 import { LinkWithStatus } from "@/components/link-with-status";
 import { LostAccessPanel } from "@/components/lost-access-panel";
-import { getUi } from "@/i18n/server";
+import { getUi, type Ui } from "@/i18n/server";
 import { safeReturnPath } from "@/lib/oauth/return-path";
 import { REQUEST_PATH_HEADER } from "@/lib/http/request-path";
 import { log } from "@/lib/log";
@@ -20,8 +21,20 @@ export async function generateMetadata(): Promise<Metadata> {
  */
 export default async function NotFound() {
   const [{ t }, requestHeaders] = await Promise.all([getUi(), headers()]);
+  const answer = await notFoundAnswer(t, requestHeaders.get(REQUEST_PATH_HEADER));
+  // Next renders this page with every page and the browser keeps it for later navigations: bound to its own path.
+  const pathname = requestHeaders.get(REQUEST_PATH_HEADER)?.split("?")[0];
+  return pathname ? (
+    <ForThisPathOnly path={pathname} checking={t("NotFound.checking")}>
+      {answer}
+    </ForThisPathOnly>
+  ) : (
+    answer
+  );
+}
+
+async function notFoundAnswer(t: Ui["t"], path: string | null) {
   // Back to this very page after signing in, when it is a store page (lib/oauth/return-path.ts checks it).
-  const path = requestHeaders.get(REQUEST_PATH_HEADER);
   const returnTo = safeReturnPath(path);
   // A store this very browser held: say what happened to it. Any other browser reads the 404 below.
   const storeId = storeIdOfPath(path);

@@ -150,3 +150,35 @@ test("an action on a store uninstalled meanwhile says it was not done, and why",
     await context.close();
   }
 });
+
+test("a store uninstalled meanwhile, opened from the store switcher without a page load, is explained as on a page load", async ({ browser }) => {
+  const m = CATALOGUES.ar;
+  const { context, page } = await phoneIn(browser, "ar");
+  await installThroughConsent(page, { storeIds: [101, 102] });
+  await page.goto("/stores/101/categories");
+  await emulatorControl("POST", "/_emulator/stores/102/uninstall");
+  await emulatorControl("POST", "/_emulator/tick");
+  // A second tab learns when the uninstall has reached the app; this one still lists the store in its switcher.
+  const probe = await context.newPage();
+  await expect(async () => {
+    await probe.goto("/stores/102/orders");
+    await expect(probe.locator("[data-lost-access=uninstalled]")).toBeVisible({ timeout: 1_000 });
+  }).toPass({ timeout: 20_000 });
+  await probe.close();
+
+  // Next keeps the root 404 it rendered with the first page, written for /stores/101/categories: shown as it was, it
+  // would offer to sign in and come back there. The page is loaded afresh instead, and the server answers 404.
+  const document = page.waitForResponse((response) => response.request().resourceType() === "document");
+  await page.locator("details summary").first().click();
+  await page.getByRole("link", { name: "Amina Maison" }).click();
+  expect((await document).status()).toBe(404);
+  await expect(page).toHaveURL(/\/stores\/102\/orders$/);
+  await expect(page.locator("[data-lost-access=uninstalled]")).toBeVisible();
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText(pattern(m.LostAccess.uninstalledTitle));
+  await expect(page.getByRole("heading", { level: 1 })).toContainText("Amina Maison");
+  await expect(page.getByRole("link", { name: m.LostAccess.reinstall })).toHaveAttribute(
+    "href",
+    `/install?return_to=${encodeURIComponent("/stores/102/orders")}`,
+  );
+  await context.close();
+});
