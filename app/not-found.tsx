@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import { headers } from "next/headers";
-import { ForThisPathOnly } from "@/components/for-this-path-only";
+import { ForThisPathOnly } from "@/components/client-navigation";
 import { LinkWithStatus } from "@/components/link-with-status";
 import { LostAccessPanel } from "@/components/lost-access-panel";
 import { getUi, type Ui } from "@/i18n/server";

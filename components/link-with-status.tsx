@@ -1,6 +1,6 @@
 import Link from "next/link";
 import type { ComponentProps } from "react";
-import { LinkStatus } from "@/components/link-status";
+import { LinkStatus } from "@/components/client-navigation";
 
 /**
  * The app's links: next/link (client-side navigation that keeps the layouts and their state, a real `<a href>` that

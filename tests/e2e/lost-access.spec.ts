@@ -156,9 +156,15 @@ test("a store uninstalled meanwhile, opened from the store switcher without a pa
   const { context, page } = await phoneIn(browser, "ar");
   await installThroughConsent(page, { storeIds: [101, 102] });
   await page.goto("/stores/101/categories");
+  // A second browser in the same state, which has just loaded /stores/102/orders afresh for a stale answer: were
+  // that answer's path and the address bar to disagree again, it must not load the page again (a reload loop).
+  const guarded = await phoneIn(browser, "ar");
+  await installThroughConsent(guarded.page, { storeIds: [101, 102] });
+  await guarded.page.goto("/stores/101/categories");
+  await guarded.page.evaluate(() => sessionStorage.setItem("app:reloaded-for", "/stores/102/orders"));
   await emulatorControl("POST", "/_emulator/stores/102/uninstall");
   await emulatorControl("POST", "/_emulator/tick");
-  // A second tab learns when the uninstall has reached the app; this one still lists the store in its switcher.
+  // A second tab learns when the uninstall has reached the app; these still list the store in their switchers.
   const probe = await context.newPage();
   await expect(async () => {
     await probe.goto("/stores/102/orders");
@@ -180,5 +186,17 @@ test("a store uninstalled meanwhile, opened from the store switcher without a pa
     "href",
     `/install?return_to=${encodeURIComponent("/stores/102/orders")}`,
   );
+  // The answer written for its own path clears the mark, so a later stale answer on this path loads afresh again.
+  expect(await page.evaluate(() => sessionStorage.getItem("app:reloaded-for"))).toBeNull();
+
+  // The guarded browser shows the answer it has (visible, so the check before paint let it stand) and stays on
+  // the same document.
+  await guarded.page.evaluate(() => Object.assign(window, { sameDocument: true }));
+  await guarded.page.locator("details summary").first().click();
+  await guarded.page.getByRole("link", { name: "Amina Maison" }).click();
+  await expect(guarded.page).toHaveURL(/\/stores\/102\/orders$/);
+  await expect(guarded.page.getByRole("heading", { level: 1 })).toHaveText(m.NotFound.title);
+  expect(await guarded.page.evaluate(() => (window as { sameDocument?: boolean }).sameDocument)).toBe(true);
+  await guarded.context.close();
   await context.close();
 });
