@@ -9,6 +9,7 @@ import { REQUEST_PATH_HEADER } from "@/lib/http/request-path";
 import { log } from "@/lib/log";
 import { lostAccess } from "@/lib/lost-access";
 import { storeIdOfPath, storesHref } from "@/lib/sections";
+import { heldStore } from "@/lib/tenancy";
 
 export async function generateMetadata(): Promise<Metadata> {
   const { t } = await getUi();
@@ -21,15 +22,21 @@ export async function generateMetadata(): Promise<Metadata> {
  */
 export default async function NotFound() {
   const [{ t }, requestHeaders] = await Promise.all([getUi(), headers()]);
-  const answer = await notFoundAnswer(t, requestHeaders.get(REQUEST_PATH_HEADER));
-  // Next renders this page with every page and the browser keeps it for later navigations: bound to its own path.
-  const pathname = requestHeaders.get(REQUEST_PATH_HEADER)?.split("?")[0];
-  return pathname ? (
+  const path = requestHeaders.get(REQUEST_PATH_HEADER);
+  const pathname = path?.split("?")[0];
+  if (!pathname) return notFoundAnswer(t, path);
+  // Next renders this page with every page, and the browser keeps it for later navigations: it is bound to its own
+  // path, and on another one the page loads afresh (ForThisPathOnly). On a store the guard lets through, no page of
+  // this request can answer with it, so only that later navigation could show it: nothing is written for it then,
+  // and every store page's payload is spared the 404's answer.
+  const storeId = storeIdOfPath(path);
+  // A session that cannot be read holds nothing here: the answer is written, and says what it can (below).
+  const held = storeId !== null && (await heldStore(String(storeId)).catch(() => null)) !== null;
+  const answer = held ? null : await notFoundAnswer(t, path);
+  return (
     <ForThisPathOnly path={pathname} checking={t("NotFound.checking")}>
       {answer}
     </ForThisPathOnly>
-  ) : (
-    answer
   );
 }
 

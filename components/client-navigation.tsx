@@ -30,30 +30,35 @@ const RELOADED_FOR = "app:reloaded-for";
  * An answer the server wrote for one path, shown only on that path. Next renders app/not-found.tsx with every page,
  * shown or not, and the browser keeps what it rendered: a later navigation without a page load that the root's 404
  * answers (the store switcher's link to a store uninstalled meanwhile) would show the answer written for the page
- * first loaded, naming that page's store and return path instead of the one refused. On another path the answer is
- * hidden before it is painted, a notice says the page is being checked, and the page loads afresh, so the server
- * explains the store refused, with its 404 status. Once per path: were the server to name paths otherwise than the
- * address bar (a basePath), the fresh load would disagree too, and its answer stands rather than a reload loop.
+ * first loaded, naming that page's store and return path instead of the one refused. On another path, or with no
+ * answer written (app/not-found.tsx writes none on a store the guard lets through), the answer is hidden before it is
+ * painted, a notice says the page is being checked, and the page loads afresh, so the server explains the store
+ * refused, with its 404 status. A written answer that disagrees with the address bar is loaded afresh once per path:
+ * were the server to name paths otherwise than the address bar (a basePath), the fresh load would disagree too, and
+ * its answer stands rather than a reload loop. A fresh load always writes an answer when it shows one.
  */
-export function ForThisPathOnly({ path, checking, children }: { path: string; checking: string; children: ReactNode }) {
+export function ForThisPathOnly({ path, checking, children }: { path: string; checking: string; children?: ReactNode }) {
   const answer = useRef<HTMLDivElement>(null);
   const notice = useRef<HTMLParagraphElement>(null);
+  const written = children !== null && children !== undefined;
   // A layout effect: after the router has written the new address (in an insertion effect), before the browser
   // paints the stale answer.
   useLayoutEffect(() => {
     const here = location.pathname;
-    try {
-      if (samePath(here, path)) return sessionStorage.removeItem(RELOADED_FOR);
-      if (sessionStorage.getItem(RELOADED_FOR) === here) return;
-      sessionStorage.setItem(RELOADED_FOR, here);
-    } catch {
-      // No storage to guard a loop with (a locked-down browser): the answer stands, as it was.
-      return;
+    if (written) {
+      try {
+        if (samePath(here, path)) return sessionStorage.removeItem(RELOADED_FOR);
+        if (sessionStorage.getItem(RELOADED_FOR) === here) return;
+        sessionStorage.setItem(RELOADED_FOR, here);
+      } catch {
+        // No storage to guard a loop with (a locked-down browser): the answer stands, as it was.
+        return;
+      }
     }
     answer.current!.hidden = true;
     notice.current!.hidden = false;
     location.reload();
-  }, [path]);
+  }, [path, written]);
   return (
     <>
       <div ref={answer}>{children}</div>

@@ -4,7 +4,8 @@ import type { DbOrTx } from "@/db/client";
 import { getDb } from "@/lib/database/app-database";
 import { findEndedGrant, findEndedGrants, findSessionInstalls, findSessionStoreAccess, type GrantEndReason, type SessionInstall } from "@/db/queries/sessions";
 import { closedInstallStates, isClosed, type ClosedInstallState } from "@/lib/installs/state";
-import { currentSession, currentSessionId } from "@/lib/session";
+import { currentSessionId } from "@/lib/session";
+import { heldStore } from "@/lib/tenancy";
 import { sessionVerdict } from "@/lib/session-policy";
 import { parseStoreId } from "@/lib/sections";
 
@@ -104,15 +105,13 @@ export async function lostStores(
 }
 
 /**
- * The explanation for this browser's cookie, once per request and store. app/not-found.tsx asks on every store page
- * (Next renders each not-found boundary with the page, shown or not), so a store the request's own session lookup
- * (currentSession, which the store shell has already made) still holds is answered from it, with no query: a live
+ * The explanation for this browser's cookie, once per request and store. A store the guard lets through (heldStore,
+ * from the request's own session lookup, which the store shell has already made) is answered with no query: a live
  * session holding an open install is exactly the case explainLostAccess answers null.
  */
 export const lostAccess = cache(async (storeIdParam: string): Promise<LostAccess | null> => {
   const sessionId = await currentSessionId();
   if (sessionId === null) return null;
-  const storeId = parseStoreId(storeIdParam);
-  if ((await currentSession())?.installs.some((install) => install.storeId === storeId)) return null;
+  if (await heldStore(storeIdParam)) return null;
   return explainLostAccess(await getDb(), sessionId, storeIdParam, new Date());
 });

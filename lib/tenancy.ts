@@ -54,14 +54,20 @@ export async function resolveStoreAccess(
 }
 
 /**
- * Calls notFound() for a store this browser may not open; otherwise the store and its install row. Memoised per
- * request and store, and answered from the request's one session lookup (currentSession: the session's open stores,
- * an expired session ended, last_seen_at moved), which the store shell reads too: one query for both.
+ * The install of a store this browser may open, or null: the guard's whole test, answered from the request's one
+ * session lookup (currentSession: the session's open stores, an expired session ended, last_seen_at moved), which
+ * the store shell reads too. For a page that must know what requireStore will answer without calling notFound()
+ * itself (app/not-found.tsx, rendered with every page).
  */
-export const requireStore = cache(async (storeIdParam: string): Promise<StoreAccess> => {
+export const heldStore = cache(async (storeIdParam: string): Promise<SessionInstall | null> => {
   // A malformed id parses to null, which no install's store id equals.
   const storeId = parseStoreId(storeIdParam);
-  const install = (await currentSession())?.installs.find((row) => row.storeId === storeId);
+  return (await currentSession())?.installs.find((row) => row.storeId === storeId) ?? null;
+});
+
+/** Calls notFound() for a store this browser may not open; otherwise the store and its install row (heldStore). */
+export const requireStore = cache(async (storeIdParam: string): Promise<StoreAccess> => {
+  const install = await heldStore(storeIdParam);
   if (!install) notFound();
   return { storeId: install.storeId, install };
 });

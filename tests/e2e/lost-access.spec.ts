@@ -151,20 +151,21 @@ test("an action on a store uninstalled meanwhile says it was not done, and why",
   }
 });
 
-test("a store uninstalled meanwhile, opened from the store switcher without a page load, is explained as on a page load", async ({ browser }) => {
+test("a store uninstalled meanwhile, reached without a page load, is explained as on a page load", async ({ browser }) => {
   const m = CATALOGUES.ar;
   const { context, page } = await phoneIn(browser, "ar");
   await installThroughConsent(page, { storeIds: [101, 102] });
+  // Three tabs of one browser, each loaded before the uninstall, each still linking to the store.
   await page.goto("/stores/101/categories");
-  // A second browser in the same state, which has just loaded /stores/102/orders afresh for a stale answer: were
-  // that answer's path and the address bar to disagree again, it must not load the page again (a reload loop).
-  const guarded = await phoneIn(browser, "ar");
-  await installThroughConsent(guarded.page, { storeIds: [101, 102] });
-  await guarded.page.goto("/stores/101/categories");
-  await guarded.page.evaluate(() => sessionStorage.setItem("app:reloaded-for", "/stores/102/orders"));
+  const list = await context.newPage();
+  await list.goto("/stores");
+  // This tab has just loaded /stores/102/orders afresh for a stale answer: were that answer's path and the address
+  // bar to disagree again (a basePath), it must not load the page again, and again.
+  const guarded = await context.newPage();
+  await guarded.goto("/stores");
+  await guarded.evaluate(() => sessionStorage.setItem("app:reloaded-for", "/stores/102/orders"));
   await emulatorControl("POST", "/_emulator/stores/102/uninstall");
   await emulatorControl("POST", "/_emulator/tick");
-  // A second tab learns when the uninstall has reached the app; these still list the store in their switchers.
   const probe = await context.newPage();
   await expect(async () => {
     await probe.goto("/stores/102/orders");
@@ -172,31 +173,36 @@ test("a store uninstalled meanwhile, opened from the store switcher without a pa
   }).toPass({ timeout: 20_000 });
   await probe.close();
 
-  // Next keeps the root 404 it rendered with the first page, written for /stores/101/categories: shown as it was, it
-  // would offer to sign in and come back there. The page is loaded afresh instead, and the server answers 404.
-  const document = page.waitForResponse((response) => response.request().resourceType() === "document");
-  await page.locator("details summary").first().click();
-  await page.getByRole("link", { name: "Amina Maison" }).click();
-  expect((await document).status()).toBe(404);
-  await expect(page).toHaveURL(/\/stores\/102\/orders$/);
-  await expect(page.locator("[data-lost-access=uninstalled]")).toBeVisible();
-  await expect(page.getByRole("heading", { level: 1 })).toHaveText(pattern(m.LostAccess.uninstalledTitle));
-  await expect(page.getByRole("heading", { level: 1 })).toContainText("Amina Maison");
-  await expect(page.getByRole("link", { name: m.LostAccess.reinstall })).toHaveAttribute(
-    "href",
-    `/install?return_to=${encodeURIComponent("/stores/102/orders")}`,
-  );
-  // The answer written for its own path clears the mark, so a later stale answer on this path loads afresh again.
-  expect(await page.evaluate(() => sessionStorage.getItem("app:reloaded-for"))).toBeNull();
+  /** The page loads afresh, and the server answers 404 with the store's explanation and a way back to that page. */
+  const explainedAfresh = async (tab: Page, navigate: () => Promise<void>) => {
+    const document = tab.waitForResponse((response) => response.request().resourceType() === "document");
+    await navigate();
+    expect((await document).status()).toBe(404);
+    await expect(tab).toHaveURL(/\/stores\/102\/orders$/);
+    await expect(tab.locator("[data-lost-access=uninstalled]")).toBeVisible();
+    await expect(tab.getByRole("heading", { level: 1 })).toHaveText(pattern(m.LostAccess.uninstalledTitle));
+    await expect(tab.getByRole("heading", { level: 1 })).toContainText("Amina Maison");
+    await expect(tab.getByRole("link", { name: m.LostAccess.reinstall })).toHaveAttribute(
+      "href",
+      `/install?return_to=${encodeURIComponent("/stores/102/orders")}`,
+    );
+    // The answer written for its own path clears the mark, so a later stale answer on this path loads afresh again.
+    expect(await tab.evaluate(() => sessionStorage.getItem("app:reloaded-for"))).toBeNull();
+  };
+  // From a store page, through the store switcher: its root 404 holds no answer (the guard let its store through).
+  await explainedAfresh(page, async () => {
+    await page.locator("details summary").first().click();
+    await page.getByRole("link", { name: "Amina Maison" }).click();
+  });
+  // From the list of stores: its root 404 holds the plain answer written for /stores, which would offer to sign in
+  // and come back there.
+  await explainedAfresh(list, () => list.locator('a[href="/stores/102/orders"]').first().click());
 
-  // The guarded browser shows the answer it has (visible, so the check before paint let it stand) and stays on
-  // the same document.
-  await guarded.page.evaluate(() => Object.assign(window, { sameDocument: true }));
-  await guarded.page.locator("details summary").first().click();
-  await guarded.page.getByRole("link", { name: "Amina Maison" }).click();
-  await expect(guarded.page).toHaveURL(/\/stores\/102\/orders$/);
-  await expect(guarded.page.getByRole("heading", { level: 1 })).toHaveText(m.NotFound.title);
-  expect(await guarded.page.evaluate(() => (window as { sameDocument?: boolean }).sameDocument)).toBe(true);
-  await guarded.context.close();
+  // The guarded tab shows the answer it has (visible, so the check before paint let it stand), on the same document.
+  await guarded.evaluate(() => Object.assign(window, { sameDocument: true }));
+  await guarded.locator('a[href="/stores/102/orders"]').first().click();
+  await expect(guarded).toHaveURL(/\/stores\/102\/orders$/);
+  await expect(guarded.getByRole("heading", { level: 1 })).toHaveText(m.NotFound.title);
+  expect(await guarded.evaluate(() => (window as { sameDocument?: boolean }).sameDocument)).toBe(true);
   await context.close();
 });
