@@ -28,6 +28,18 @@ function pattern(message: string): RegExp {
   return new RegExp(parts.join(".+"));
 }
 
+/** The merchant uninstalls the app from a store; a second tab learns when that has reached the app, the others wait. */
+async function uninstallMeanwhile(context: BrowserContext, storeId: number): Promise<void> {
+  await emulatorControl("POST", `/_emulator/stores/${storeId}/uninstall`);
+  await emulatorControl("POST", "/_emulator/tick");
+  const probe = await context.newPage();
+  await expect(async () => {
+    await probe.goto(`/stores/${storeId}/orders`);
+    await expect(probe.locator("[data-lost-access=uninstalled]")).toBeVisible({ timeout: 1_000 });
+  }).toPass({ timeout: 20_000 });
+  await probe.close();
+}
+
 test.beforeEach(async () => {
   await emulatorControl("POST", "/_emulator/reset");
 });
@@ -130,15 +142,7 @@ test("an action on a store uninstalled meanwhile says it was not done, and why",
     await page.goto("/stores/103/categories");
     const form = page.locator("form").filter({ has: page.locator('input[name="name"]') }).first();
     await expect(form).toBeVisible();
-    await emulatorControl("POST", "/_emulator/stores/103/uninstall");
-    await emulatorControl("POST", "/_emulator/tick");
-    // A second tab learns when the uninstall has reached the app.
-    const probe = await context.newPage();
-    await expect(async () => {
-      await probe.goto("/stores/103/orders");
-      await expect(probe.locator("[data-lost-access=uninstalled]")).toBeVisible({ timeout: 1_000 });
-    }).toPass({ timeout: 20_000 });
-    await probe.close();
+    await uninstallMeanwhile(context, 103);
 
     await form.locator('input[name="name"]').fill("Nouveautés");
     await form.locator('button[type="submit"]').click();
@@ -164,14 +168,7 @@ test("a store uninstalled meanwhile, reached without a page load, is explained a
   const guarded = await context.newPage();
   await guarded.goto("/stores");
   await guarded.evaluate(() => sessionStorage.setItem("app:reloaded-for", "/stores/102/orders"));
-  await emulatorControl("POST", "/_emulator/stores/102/uninstall");
-  await emulatorControl("POST", "/_emulator/tick");
-  const probe = await context.newPage();
-  await expect(async () => {
-    await probe.goto("/stores/102/orders");
-    await expect(probe.locator("[data-lost-access=uninstalled]")).toBeVisible({ timeout: 1_000 });
-  }).toPass({ timeout: 20_000 });
-  await probe.close();
+  await uninstallMeanwhile(context, 102);
 
   /** The page loads afresh, and the server answers 404 with the store's explanation and a way back to that page. */
   const explainedAfresh = async (tab: Page, navigate: () => Promise<void>) => {
