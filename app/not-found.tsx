@@ -24,15 +24,15 @@ export default async function NotFound() {
   const [{ t }, requestHeaders] = await Promise.all([getUi(), headers()]);
   const path = requestHeaders.get(REQUEST_PATH_HEADER);
   const pathname = path?.split("?")[0];
-  if (!pathname) return notFoundAnswer(t, path);
+  const storeId = storeIdOfPath(path);
+  if (!pathname) return notFoundAnswer(t, path, storeId);
   // Next renders this page with every page, and the browser keeps it for later navigations: it is bound to its own
   // path, and on another one the page loads afresh (ForThisPathOnly). On a store the guard lets through, no page of
   // this request can answer with it, so only that later navigation could show it: nothing is written for it then,
   // and every store page's payload is spared the 404's answer.
-  const storeId = storeIdOfPath(path);
   // A session that cannot be read holds nothing here: the answer is written, and says what it can (below).
   const held = storeId !== null && (await heldStore(String(storeId)).catch(() => null)) !== null;
-  const answer = held ? null : await notFoundAnswer(t, path);
+  const answer = held ? null : await notFoundAnswer(t, path, storeId);
   return (
     <ForThisPathOnly path={pathname} checking={t("NotFound.checking")}>
       {answer}
@@ -40,11 +40,11 @@ export default async function NotFound() {
   );
 }
 
-async function notFoundAnswer(t: Ui["t"], path: string | null) {
+/** `storeId`: the store `path` opens, if any (storeIdOfPath). */
+async function notFoundAnswer(t: Ui["t"], path: string | null, storeId: number | null) {
   // Back to this very page after signing in, when it is a store page (lib/oauth/return-path.ts checks it).
   const returnTo = safeReturnPath(path);
   // A store this very browser held: say what happened to it. Any other browser reads the 404 below.
-  const storeId = storeIdOfPath(path);
   // An answer about the store is a kindness, not a requirement: if it cannot be had, the plain 404 stands.
   const lost = storeId
     ? await lostAccess(String(storeId)).catch((error: unknown) => {

@@ -17,14 +17,14 @@
  * Servers listen on free ports (tests/e2e/support/servers.ts). Each step runs in a process group of its own and
  * a SIGINT, SIGTERM or SIGHUP to this script is passed on to it, so a killed run leaves nothing running.
  */
-import { cp, readFile, rm } from "node:fs/promises";
+import { readFile, rm } from "node:fs/promises";
 import { openDatabase } from "../db/client";
 import { createScratchDatabase, type ScratchDatabase } from "../db/scratch";
 import { describeChromium, findChromium } from "./support/chromium";
 import { runLanes, Screen, type Step, type StepResult } from "./support/lanes";
 import { spawnGroup, stopGroupsOnSignals } from "./support/process-group";
 import { migrateDatabase } from "../lib/database/migrate";
-import { PGLITE_TEMPLATE_VAR } from "../tests/e2e/support/pglite-template";
+import { PGLITE_TEMPLATE_VAR, seedPgliteDir } from "../tests/e2e/support/pglite-template";
 import { e2eSlots, slotPgliteDir } from "../tests/e2e/support/slots";
 
 
@@ -90,14 +90,19 @@ async function createE2eDatabase(serverUrl: string): Promise<ScratchDatabase> {
   return scratch;
 }
 
+/** An embedded database folder and the lock file db/embedded-lock.ts keeps beside it, left by an earlier run. */
+async function removePgliteFolder(folder: string): Promise<void> {
+  await rm(folder, { recursive: true, force: true });
+  await rm(`${folder}.lock`, { force: true });
+}
+
 /**
  * An embedded database migrated as a release is, in a folder the browser tests' apps start on copies of
  * (tests/e2e/support/pglite-template.ts): one initdb per run instead of one per app. Made in this process while the
  * first steps run, and awaited only by the browser tests.
  */
 async function makePgliteTemplate(folder: string): Promise<string> {
-  await rm(folder, { recursive: true, force: true });
-  await rm(`${folder}.lock`, { force: true });
+  await removePgliteFolder(folder);
   const handle = await openDatabase({ embedded: folder });
   try {
     await migrateDatabase(handle);
@@ -117,9 +122,8 @@ async function prepareBrowserDatabases(template: Promise<string>): Promise<{ env
   const templateFolder = await template;
   for (let slot = 0; slot < slots; slot++) {
     const folder = slotPgliteDir(e2ePgliteDir, slot);
-    await rm(folder, { recursive: true, force: true });
-    await rm(`${folder}.lock`, { force: true });
-    if (!serverUrl) await cp(templateFolder, folder, { recursive: true });
+    await removePgliteFolder(folder);
+    if (!serverUrl) await seedPgliteDir(folder, { [PGLITE_TEMPLATE_VAR]: templateFolder });
   }
   const databases = serverUrl ? await Promise.all(Array.from({ length: slots }, () => createE2eDatabase(serverUrl))) : [];
   return {
