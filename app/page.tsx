@@ -13,13 +13,13 @@ export default async function HomePage(props: Parameters<typeof Home>[0]) {
 }
 
 async function Home({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
-  const [session, { t }, query] = await Promise.all([currentSession(), getUi(), searchParams]);
+  const [session, { locale, t }, query] = await Promise.all([currentSession(), getUi(), searchParams]);
   const signedOutEverywhere = query.signed_out === "everywhere";
   const storeCount = session?.installs.length ?? 0;
   return (
     <main className="mx-auto flex min-h-screen max-w-2xl flex-col justify-center gap-8 px-6 py-16">
       <div className="flex justify-end">
-        <LocaleSwitcher action={switchLocale} />
+        <LocaleSwitcher action={switchLocale} locale={locale} t={t} />
       </div>
       {signedOutEverywhere && (
         <p role="status" className="rounded-md border border-emerald-200 bg-emerald-50 px-4 py-3 text-sm text-emerald-900">

@@ -1,5 +1,5 @@
 import { LinkWithStatus } from "@/components/link-with-status";
-import { getUi } from "@/i18n/server";
+import type { Ui } from "@/i18n/server";
 import { installStateNotice } from "@/lib/installs/state";
 import { SWITCHER_SECTION, storeHref, storesHref } from "@/lib/sections";
 
@@ -10,8 +10,7 @@ export type SwitcherStore = { storeId: number; storeName: string; state: string 
  * new tab, keyboard focus), and it costs no client code of its own (next/link is shared by every page). Each store
  * opens on the first section any store can show, connected or not (lib/sections.ts).
  */
-export async function StoreSwitcher({ current, stores }: { current: SwitcherStore; stores: SwitcherStore[] }) {
-  const { t } = await getUi();
+export function StoreSwitcher({ current, stores, t }: { current: SwitcherStore; stores: SwitcherStore[]; t: Ui["t"] }) {
   const others = stores.filter((store) => store.storeId !== current.storeId);
   const item = "switcher-item";
   return (

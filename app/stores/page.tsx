@@ -37,7 +37,7 @@ export default async function StoresPage(props: Parameters<typeof Stores>[0]) {
 }
 
 async function Stores({ searchParams }: { searchParams: Promise<{ installed?: string | string[] }> }) {
-  const [{ installed }, session, { t, format }, sessionId, db] = await Promise.all([
+  const [{ installed }, session, { locale, t, format }, sessionId, db] = await Promise.all([
     searchParams,
     currentSession(),
     getUi(),
@@ -52,7 +52,7 @@ async function Stores({ searchParams }: { searchParams: Promise<{ installed?: st
   return (
     <main className="mx-auto max-w-3xl px-4 py-10 sm:px-6">
       <div className="mb-4 flex justify-end">
-        <LocaleSwitcher action={switchLocale} />
+        <LocaleSwitcher action={switchLocale} locale={locale} t={t} />
       </div>
       <header className="flex flex-wrap items-center justify-between gap-4">
         <h1 className="text-2xl font-bold text-slate-900">{t("Stores.title")}</h1>

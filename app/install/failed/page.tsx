@@ -15,13 +15,13 @@ export default async function InstallFailedPage({
 }: {
   searchParams: Promise<{ reason?: string | string[]; minutes?: string | string[] }>;
 }) {
-  const [{ reason, minutes }, { t }] = await Promise.all([searchParams, getUi()]);
+  const [{ reason, minutes }, { locale, t }] = await Promise.all([searchParams, getUi()]);
   const failure = describeFailure(Array.isArray(reason) ? reason[0] : reason, Array.isArray(minutes) ? minutes[0] : minutes);
   const declined = failure.reason === "access_denied";
   return (
     <main className="mx-auto flex min-h-screen max-w-xl flex-col justify-center gap-6 px-6 py-16">
       <div className="flex justify-end">
-        <LocaleSwitcher action={switchLocale} />
+        <LocaleSwitcher action={switchLocale} locale={locale} t={t} />
       </div>
       <div
         className={`rounded-lg border p-6 ${declined ? "border-slate-200 bg-white" : "border-amber-300 bg-amber-50"}`}

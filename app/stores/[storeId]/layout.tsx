@@ -30,7 +30,7 @@ export default async function StoreLayout({
 }
 
 async function StoreShell({ children, storeId }: { children: React.ReactNode; storeId: string }) {
-  const [access, session, { t }, messages] = await Promise.all([
+  const [access, session, { locale, t }, messages] = await Promise.all([
     requireStore(storeId),
     currentSession(),
     getUi(),
@@ -57,10 +57,10 @@ async function StoreShell({ children, storeId }: { children: React.ReactNode; st
             <LinkWithStatus href={storesHref()} className="text-sm font-semibold text-slate-900">
               {t("Shell.appName")}
             </LinkWithStatus>
-            <StoreSwitcher current={current} stores={stores} />
+            <StoreSwitcher current={current} stores={stores} t={t} />
             <StoreNav label={t("Shell.sections")} links={links} />
             <div className="ms-auto flex flex-wrap items-center gap-2">
-              <LocaleSwitcher action={switchLocale} />
+              <LocaleSwitcher action={switchLocale} locale={locale} t={t} />
               <SignOutForm
                 label={t("Shell.signOut")}
                 className="button-quiet"
