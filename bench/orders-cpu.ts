@@ -16,6 +16,9 @@
  *                 alone, without the worker's polling between requests (the default, inline, is what a deploy runs)
  *   --html=DIR    also leave each variant's HTML in DIR, and the floor page's, to see what a page sends
  *   --variant=KEY only that variant (firstPage, statusFilter, phoneFilter, deepPage), so a profile holds one page
+ *   --forks=N     N fresh sets of server processes, one after another, the requests split between them (default 1):
+ *                 a process's JIT settles differently at each start, and one start a side can move a comparison of two
+ *                 builds by 5%. Not with --prof (a profile is one process's)
  *
  * With --prof, once the servers have stopped (a profile is written at exit), it prints where each side's CPU went,
  * by kind of work, per request (bench/cpu-profile.ts).
@@ -39,6 +42,7 @@ const BASE_DIST = option("base-dist");
 const JOBS_WORKER = option("jobs-worker");
 const HTML_DIR = option("html");
 const VARIANT = option("variant");
+const FORKS = Math.max(1, Number(option("forks") ?? 1));
 const NEXT_BIN = nextBin();
 
 /** floor: the reference's bare 50-row page; signed: its signed-in floor page (a process of its own, so each profiles apart). */
@@ -70,49 +74,65 @@ async function main(): Promise<void> {
   if (BASE && !existsSync(path.join(BASE, BENCH_DIST_DIR, "BUILD_ID"))) throw new Error(`no production build in ${BASE}/${BENCH_DIST_DIR}`);
   if (BASE_DIST && !existsSync(path.join(BASE_DIST, "BUILD_ID"))) throw new Error(`no production build in ${BASE_DIST}`);
   if (HTML_DIR) mkdirSync(HTML_DIR, { recursive: true });
+  if (PROFILE_DIR && FORKS > 1) throw new Error("--prof profiles one set of servers: leave out --forks");
   const database = await benchDatabase("bench_orders_cpu");
-  const servers: ChildProcess[] = [];
+  let servers: ChildProcess[] = [];
   const sides: Side[] = BASE || BASE_DIST ? ["app", "base", "signed", "floor"] : ["app", "signed", "floor"];
+  const perFork = Math.ceil(REQUESTS / FORKS);
   let requests = 0;
   try {
     const { cookie, phone, deepCursor } = await prepareOrdersDatabase(database.url);
-    const processes = {} as Record<Side, ChildProcess>;
-    const bases = {} as Record<Side, string>;
-    for (const side of sides) {
-      const port = await freePort();
-      processes[side] = start(side, database.url, port);
-      servers.push(processes[side]);
-      const page = side === "floor" ? "/rows" : side === "signed" ? SIGNED_FLOOR_PATH : `/stores/${STORE}/orders`;
-      bases[side] = `http://127.0.0.1:${port}${page}`;
-    }
-    await Promise.all(sides.map((side) => waitForStatus(bases[side], processes[side], [200], { headers: { cookie } })));
+    const variantKeys = ordersVariants("", phone, deepCursor).map((variant) => variant.key);
+    if (VARIANT && !variantKeys.includes(VARIANT)) throw new Error(`no variant ${VARIANT}: ${variantKeys.join(", ")}`);
+    // used[variant][side]: CPU over every start; bytes[variant][side]: the last answer's size.
+    const used: Record<Side, number>[] = variantKeys.map(() => Object.fromEntries(sides.map((side) => [side, 0])) as Record<Side, number>);
+    const bytes: Record<Side, number>[] = variantKeys.map(() => ({}) as Record<Side, number>);
     const loadBefore = os.loadavg()[0]!;
-    const totals = Object.fromEntries(sides.map((side) => [side, 0])) as Record<Side, number>;
-    const appVariants = ordersVariants(bases.app, phone, deepCursor);
-    const baseVariants = BASE || BASE_DIST ? ordersVariants(bases.base, phone, deepCursor) : [];
-    const signedVariants = ordersVariants(bases.signed, phone, deepCursor);
-    if (VARIANT && !appVariants.some((variant) => variant.key === VARIANT)) {
-      throw new Error(`no variant ${VARIANT}: ${appVariants.map((variant) => variant.key).join(", ")}`);
-    }
-    for (const [index, variant] of appVariants.entries()) {
-      if (VARIANT && variant.key !== VARIANT) continue;
-      const used = Object.fromEntries(sides.map((side) => [side, 0])) as Record<Side, number>;
-      const bytes = {} as Record<Side, number>;
-      for (let round = 0; round < WARMUP + REQUESTS; round++) {
-        const save = round === 0;
-        for (const side of sides) {
-          const url = { floor: bases.floor, signed: signedVariants[index]!.url, app: variant.url, base: baseVariants[index]?.url ?? "" }[side];
-          const marker = `ORD-${STORE}-`;
-          const before = cpuMs(processes[side].pid!);
-          bytes[side] = await fetchBody(url, side === "floor" ? {} : { cookie }, marker, save ? `${variant.key}-${side}` : undefined);
-          if (round >= WARMUP) used[side] += cpuMs(processes[side].pid!) - before;
-        }
+    let labels: string[] = [];
+    for (let fork = 0; fork < FORKS; fork++) {
+      const processes = {} as Record<Side, ChildProcess>;
+      const bases = {} as Record<Side, string>;
+      for (const side of sides) {
+        const port = await freePort();
+        processes[side] = start(side, database.url, port);
+        servers.push(processes[side]);
+        const page = side === "floor" ? "/rows" : side === "signed" ? SIGNED_FLOOR_PATH : `/stores/${STORE}/orders`;
+        bases[side] = `http://127.0.0.1:${port}${page}`;
       }
-      for (const side of sides) totals[side] += used[side];
-      requests += WARMUP + REQUESTS;
+      await Promise.all(sides.map((side) => waitForStatus(bases[side], processes[side], [200], { headers: { cookie } })));
+      const appVariants = ordersVariants(bases.app, phone, deepCursor);
+      const baseVariants = BASE || BASE_DIST ? ordersVariants(bases.base, phone, deepCursor) : [];
+      const signedVariants = ordersVariants(bases.signed, phone, deepCursor);
+      labels = appVariants.map((variant) => variant.label);
+      for (const [index, variant] of appVariants.entries()) {
+        if (VARIANT && variant.key !== VARIANT) continue;
+        for (let round = 0; round < WARMUP + perFork; round++) {
+          const save = round === 0 && fork === 0;
+          for (const side of sides) {
+            const url = { floor: bases.floor, signed: signedVariants[index]!.url, app: variant.url, base: baseVariants[index]?.url ?? "" }[side];
+            const marker = `ORD-${STORE}-`;
+            const before = cpuMs(processes[side].pid!);
+            bytes[index]![side] = await fetchBody(url, side === "floor" ? {} : { cookie }, marker, save ? `${variant.key}-${side}` : undefined);
+            if (round >= WARMUP) used[index]![side] += cpuMs(processes[side].pid!) - before;
+          }
+        }
+        requests += WARMUP + perFork;
+      }
+      // The last set is stopped below, in `finally`: a profiled server writes its profile as it exits.
+      if (fork < FORKS - 1) {
+        await Promise.all(servers.map((server) => stopProcess(server)));
+        servers = [];
+      }
+    }
+    const totals = Object.fromEntries(sides.map((side) => [side, 0])) as Record<Side, number>;
+    for (const [index, key] of variantKeys.entries()) {
+      if (VARIANT && key !== VARIANT) continue;
+      const cpu = used[index]!;
+      for (const side of sides) totals[side] += cpu[side];
+      const timed = perFork * FORKS;
       const per = (side: Side) =>
-        `${side} ${(used[side] / REQUESTS).toFixed(2)} ms (${(used[side] / used.signed).toFixed(2)}x signed-in, ${(used[side] / used.floor).toFixed(2)}x bare, ${(bytes[side] / 1024).toFixed(1)} kB)`;
-      console.log(`${variant.label}: ${sides.map(per).join(", ")}`);
+        `${side} ${(cpu[side] / timed).toFixed(2)} ms (${(cpu[side] / cpu.signed).toFixed(2)}x signed-in, ${(cpu[side] / cpu.floor).toFixed(2)}x bare, ${(bytes[index]![side] / 1024).toFixed(1)} kB)`;
+      console.log(`${labels[index]}: ${sides.map(per).join(", ")}${FORKS > 1 ? ` (${FORKS} server starts a side)` : ""}`);
     }
     console.log(`all variants, CPU per request against the signed-in floor's: ${sides.map((side) => `${side} ${(totals[side] / totals.signed).toFixed(2)}x`).join(", ")}`);
     console.log(`all variants, CPU per request against the bare floor's: ${sides.map((side) => `${side} ${(totals[side] / totals.floor).toFixed(2)}x`).join(", ")}`);
