@@ -82,13 +82,14 @@ async function main(): Promise<void> {
   let requests = 0;
   try {
     const { cookie, phone, deepCursor } = await prepareOrdersDatabase(database.url);
-    const variantKeys = ordersVariants("", phone, deepCursor).map((variant) => variant.key);
+    // The variants' keys and labels, which do not depend on the server asked.
+    const variantList = ordersVariants("", phone, deepCursor);
+    const variantKeys = variantList.map((variant) => variant.key);
     if (VARIANT && !variantKeys.includes(VARIANT)) throw new Error(`no variant ${VARIANT}: ${variantKeys.join(", ")}`);
     // used[variant][side]: CPU over every start; bytes[variant][side]: the last answer's size.
     const used: Record<Side, number>[] = variantKeys.map(() => Object.fromEntries(sides.map((side) => [side, 0])) as Record<Side, number>);
     const bytes: Record<Side, number>[] = variantKeys.map(() => ({}) as Record<Side, number>);
     const loadBefore = os.loadavg()[0]!;
-    let labels: string[] = [];
     for (let fork = 0; fork < FORKS; fork++) {
       const processes = {} as Record<Side, ChildProcess>;
       const bases = {} as Record<Side, string>;
@@ -103,7 +104,6 @@ async function main(): Promise<void> {
       const appVariants = ordersVariants(bases.app, phone, deepCursor);
       const baseVariants = BASE || BASE_DIST ? ordersVariants(bases.base, phone, deepCursor) : [];
       const signedVariants = ordersVariants(bases.signed, phone, deepCursor);
-      labels = appVariants.map((variant) => variant.label);
       for (const [index, variant] of appVariants.entries()) {
         if (VARIANT && variant.key !== VARIANT) continue;
         for (let round = 0; round < WARMUP + perFork; round++) {
@@ -132,7 +132,7 @@ async function main(): Promise<void> {
       const timed = perFork * FORKS;
       const per = (side: Side) =>
         `${side} ${(cpu[side] / timed).toFixed(2)} ms (${(cpu[side] / cpu.signed).toFixed(2)}x signed-in, ${(cpu[side] / cpu.floor).toFixed(2)}x bare, ${(bytes[index]![side] / 1024).toFixed(1)} kB)`;
-      console.log(`${labels[index]}: ${sides.map(per).join(", ")}${FORKS > 1 ? ` (${FORKS} server starts a side)` : ""}`);
+      console.log(`${variantList[index]!.label}: ${sides.map(per).join(", ")}${FORKS > 1 ? ` (${FORKS} server starts a side)` : ""}`);
     }
     console.log(`all variants, CPU per request against the signed-in floor's: ${sides.map((side) => `${side} ${(totals[side] / totals.signed).toFixed(2)}x`).join(", ")}`);
     console.log(`all variants, CPU per request against the bare floor's: ${sides.map((side) => `${side} ${(totals[side] / totals.floor).toFixed(2)}x`).join(", ")}`);
