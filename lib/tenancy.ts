@@ -5,7 +5,7 @@ import type { DbOrTx } from "@/db/client";
 import { findSessionStoreAccess, type SessionInstall } from "@/db/queries/sessions";
 import { isClosed } from "@/lib/installs/state";
 import { parseStoreId } from "@/lib/sections";
-import { currentSession } from "@/lib/session";
+import { currentSession, type CurrentSession } from "@/lib/session";
 import { grantCutoff, sessionVerdict, shouldTouch } from "@/lib/session-policy";
 
 /**
@@ -59,11 +59,16 @@ export async function resolveStoreAccess(
  * the store shell reads too. For a page that must know what requireStore will answer without calling notFound()
  * itself (app/not-found.tsx, rendered with every page).
  */
-export const heldStore = cache(async (storeIdParam: string): Promise<SessionInstall | null> => {
+export const heldStore = cache(async (storeIdParam: string): Promise<SessionInstall | null> =>
+  installInSession(await currentSession(), storeIdParam),
+);
+
+/** heldStore's test on a session already read (a route handler reads it once and passes it on). */
+export function installInSession(session: CurrentSession | null, storeIdParam: string): SessionInstall | null {
   // A malformed id parses to null, which no install's store id equals.
   const storeId = parseStoreId(storeIdParam);
-  return (await currentSession())?.installs.find((row) => row.storeId === storeId) ?? null;
-});
+  return session?.installs.find((row) => row.storeId === storeId) ?? null;
+}
 
 /** Calls notFound() for a store this browser may not open; otherwise the store and its install row (heldStore). */
 export const requireStore = cache(async (storeIdParam: string): Promise<StoreAccess> => {

@@ -1,4 +1,5 @@
-import { typedPhone } from "@/lib/phone";
+import type { OrderListOptions } from "@/db/queries/order-views";
+import { phoneVariants, typedPhone } from "@/lib/phone";
 import { storeHref } from "@/lib/sections";
 import { isKnownOrderStatus } from "./status";
 
@@ -34,4 +35,9 @@ export function parseOrderFilters(params: SearchParams): OrderFilters {
 /** The orders page URL for these filters (empty ones left out, so URLs stay short and shareable). */
 export function ordersHref(storeId: number, filters: Partial<OrderFilters>): string {
   return storeHref(storeId, "orders", { status: filters.status, phone: filters.phone, cursor: filters.cursor });
+}
+
+/** What the orders query is asked for these filters: a phone matches however it was stored (lib/phone.ts). */
+export function orderListOptions(filters: OrderFilters): OrderListOptions {
+  return { status: filters.status, cursor: filters.cursor, phones: filters.phone ? phoneVariants(filters.phone) : null };
 }
