@@ -100,12 +100,30 @@ test("lists orders with status and phone filters in the URL and cursor pages", a
   await keepScreenshot(page, "orders-phone");
 });
 
-test("a new order and a status change appear on an open orders page without a reload", async ({ page }) => {
+test("a new order and a status change appear on an open orders page without a reload, which asks before it renders", async ({ page }) => {
   await installThroughConsent(page, { storeIds: [STORE] });
+  // The page's questions (lib/orders/live.ts) and its renders: RSC requests that are not link prefetches.
+  const probes: number[] = [];
+  const renders: string[] = [];
+  page.on("response", (response) => {
+    if (new URL(response.url()).pathname === `/api/stores/${STORE}/orders/version`) probes.push(response.status());
+  });
+  page.on("request", (request) => {
+    const headers = request.headers();
+    if (headers.rsc === "1" && !headers["next-router-prefetch"] && request.url().includes(ORDERS)) renders.push(request.url());
+  });
   await page.goto(ORDERS);
   await expect(orderRows(page).first()).toBeVisible();
+  // The install's order import refreshes the page on its own while it runs: counted from once it is done.
+  await expect(page.locator("[data-order-import]")).toHaveAttribute("data-order-import", "done", { timeout: 30_000 });
+  probes.length = 0;
+  renders.length = 0;
   // A marker that a reload would wipe.
   await page.evaluate(() => ((window as unknown as { stillHere: boolean }).stillHere = true));
+  // Nothing has changed: the page asks, hears "no content", and is not rendered again.
+  await expect.poll(() => probes.length, { timeout: 10_000 }).toBeGreaterThan(0);
+  expect(probes[0]).toBe(204);
+  expect(renders).toEqual([]);
 
   const order = await placeOrder();
   await tick();
@@ -117,6 +135,9 @@ test("a new order and a status change appear on an open orders page without a re
   await tick();
   await expect(newRow.locator("td:last-child")).toHaveText("Confirmed", { timeout: 20_000 });
   expect(await page.evaluate(() => (window as unknown as { stillHere?: boolean }).stillHere)).toBe(true);
+  // The page was rendered again, and only ever after an answer other than 204.
+  expect(renders.length).toBeGreaterThan(0);
+  expect(renders.length).toBeLessThanOrEqual(probes.filter((status) => status !== 204).length);
 
   // The rows' links go through the App Router (next/link): the order opens without reloading the page.
   await newRow.getByRole("link", { name: order.order_number }).click();

@@ -10,8 +10,9 @@ import { decodeOrderCursor, listOrdersPage } from "@/db/queries/order-views";
 import { env } from "@/lib/env";
 import { emulatorDashboardUrl } from "./emulator-link";
 import { mayCallPlatform } from "@/lib/installs/state";
-import { phoneVariants } from "@/lib/phone";
-import { ordersHref, parseOrderFilters, type OrderFilters } from "@/lib/orders/filters";
+import { orderListOptions, ordersHref, parseOrderFilters, type OrderFilters } from "@/lib/orders/filters";
+import { ordersPageVersion, ordersProbeHref } from "@/lib/orders/live";
+import { currentSession } from "@/lib/session";
 import { sectionMetadata, storePage } from "../_components/store-page";
 
 export const generateMetadata = sectionMetadata("orders");
@@ -31,7 +32,7 @@ function Arrow({ back }: { back?: boolean }) {
  * compares one by one.
  */
 const readOrders = cache(async (storeId: number, status: OrderFilters["status"], phone: string | null, cursor: string | null) =>
-  listOrdersPage(await getDb(), storeId, { status, cursor, phones: phone ? phoneVariants(phone) : null }),
+  listOrdersPage(await getDb(), storeId, orderListOptions({ status, phone, cursor })),
 );
 
 /** A page marker this app never wrote (cut, edited, forged): the page answers 404 (./not-found.tsx) and reads nothing. */
@@ -48,12 +49,17 @@ export default storePage("orders", async ({ storeId, install, searchParams, ui: 
   const filtered = Boolean(filters.status || filters.phone);
   // A store the app no longer reaches gets no new orders: no "Updates automatically" that would never update.
   const connected = mayCallPlatform(install.state);
+  // The version of what this page shows, for its probe (lib/orders/live.ts): the session is the request's one read.
+  const session = connected ? await currentSession() : null;
+  const probe = session
+    ? ordersProbeHref(storeId, filters, ordersPageVersion({ installs: session.installs, backfill: session.backfills.get(storeId) ?? null, page }))
+    : undefined;
 
   return (
     <div className="space-y-4">
       <div className="flex flex-wrap items-baseline justify-between gap-2">
         {heading}
-        {connected ? <LiveRefresh t={t} /> : null}
+        {connected ? <LiveRefresh t={t} probe={probe} /> : null}
       </div>
       <OrdersFilters action={baseHref} status={filters.status} phone={filters.phone} t={t} />
       {filters.phoneRefused ? (
