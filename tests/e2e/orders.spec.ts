@@ -1,4 +1,4 @@
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test, type Page, type Route } from "@playwright/test";
 import postgres from "postgres";
 import { e2eDatabase } from "./support/app-env";
 import { installThroughConsent } from "./support/install";
@@ -144,6 +144,32 @@ test("a new order and a status change appear on an open orders page without a re
   await expect(page).toHaveURL(new RegExp(`/orders/${order.id}$`));
   await expect(page.getByRole("heading", { level: 1 })).toContainText(order.order_number);
   expect(await page.evaluate(() => (window as unknown as { stillHere?: boolean }).stillHere)).toBe(true);
+});
+
+test("on a slow line the page asks one question at a time, and asks again once it is answered", async ({ page }) => {
+  await installThroughConsent(page, { storeIds: [STORE] });
+  await page.goto(ORDERS);
+  // Once the install's import is done, so that only the list's own timer runs.
+  await expect(page.locator("[data-order-import]")).toHaveAttribute("data-order-import", "done", { timeout: 30_000 });
+  // A line that holds every question unanswered until the test lets one through.
+  const held: Route[] = [];
+  await page.route(`**/api/stores/${STORE}/orders/version?*`, (route) => {
+    held.push(route);
+  });
+  await page.clock.install();
+  await page.reload();
+  await expect(orderRows(page).first()).toBeVisible();
+
+  // Three ticks of the 5 s timer: one question, still unanswered, and no second one beside it.
+  await page.clock.runFor(16_000);
+  await expect.poll(() => held.length).toBe(1);
+  await page.clock.runFor(10_000);
+  expect(held).toHaveLength(1);
+  // Answered "unchanged": the next tick asks again.
+  await held[0]!.fulfill({ status: 204 });
+  await page.clock.runFor(5_000);
+  await expect.poll(() => held.length).toBe(2);
+  await held[1]!.fulfill({ status: 204 });
 });
 
 test("the order page shows items, totals, customer, address, delivery and the status history", async ({ page }) => {
