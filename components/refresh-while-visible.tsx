@@ -10,7 +10,8 @@ import { useEffect } from "react";
  * exactly what a reload would show. With a `probe` (a URL answering 204 while the page is unchanged, as
  * lib/orders/live.ts does), each tick asks first and the page is rendered again only on another answer: a few
  * bytes every few seconds instead of the whole page, on the merchant's mobile data and on the server. A probe that
- * cannot be reached (offline) changes nothing, and one still unanswered is not asked again. Renders nothing: its indicator is LiveRefresh's, drawn on the server.
+ * cannot be reached (offline) changes nothing, and one still unanswered is not asked again. Renders nothing: its
+ * indicator is LiveRefresh's, drawn on the server.
  */
 export function RefreshWhileVisible({ intervalMs = 5000, probe }: { intervalMs?: number; probe?: string }) {
   const router = useRouter();

@@ -1,4 +1,4 @@
-import type { OrderListOptions } from "@/db/queries/order-views";
+import { decodeOrderCursor, type OrderListOptions } from "@/db/queries/order-views";
 import { phoneVariants, typedPhone } from "@/lib/phone";
 import { storeHref } from "@/lib/sections";
 import { isKnownOrderStatus } from "./status";
@@ -40,4 +40,9 @@ export function ordersHref(storeId: number, filters: Partial<OrderFilters>): str
 /** What the orders query is asked for these filters: a phone matches however it was stored (lib/phone.ts). */
 export function orderListOptions(filters: OrderFilters): OrderListOptions {
   return { status: filters.status, cursor: filters.cursor, phones: filters.phone ? phoneVariants(filters.phone) : null };
+}
+
+/** A page marker this app never wrote (cut, edited, forged): the orders page answers 404 to it and reads nothing. */
+export function hasUnknownCursor(filters: OrderFilters): boolean {
+  return Boolean(filters.cursor && !decodeOrderCursor(filters.cursor));
 }

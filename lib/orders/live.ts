@@ -1,12 +1,12 @@
 import "server-only";
 import { createHash } from "node:crypto";
 import type { DbOrTx } from "@/db/client";
-import { decodeOrderCursor, listOrdersPage, type OrderListPage, type OrderListRow } from "@/db/queries/order-views";
+import { listOrdersPage, type OrderListPage, type OrderListRow } from "@/db/queries/order-views";
 import type { SessionInstall } from "@/db/queries/sessions";
 import type { OrderBackfill } from "@/db/schema";
 import type { CurrentSession } from "@/lib/session";
 import { installInSession } from "@/lib/tenancy";
-import { orderListOptions, parseOrderFilters, type OrderFilters } from "./filters";
+import { hasUnknownCursor, orderListOptions, parseOrderFilters, type OrderFilters } from "./filters";
 
 /**
  * An open orders page stays current by asking "has what I show changed?" every few seconds, and is rendered again
@@ -88,7 +88,7 @@ export async function checkOrdersPage(
   const install = installInSession(session, storeIdParam);
   if (!session || !install) return { outcome: "not_found" };
   const filters = parseOrderFilters(query);
-  if (filters.cursor && !decodeOrderCursor(filters.cursor)) return { outcome: "not_found" };
+  if (hasUnknownCursor(filters)) return { outcome: "not_found" };
   const page = await listOrdersPage(db, install.storeId, orderListOptions(filters));
   const version = ordersPageVersion({ installs: session.installs, backfill: session.backfills.get(install.storeId) ?? null, page });
   return version === seenVersion ? { outcome: "unchanged" } : { outcome: "changed", version };

@@ -6,11 +6,11 @@ import { OrdersEmpty } from "@/components/orders/orders-empty";
 import { OrdersFilters } from "@/components/orders/orders-filters";
 import { OrdersTable } from "@/components/orders/orders-table";
 import { getDb } from "@/lib/database/app-database";
-import { decodeOrderCursor, listOrdersPage } from "@/db/queries/order-views";
+import { listOrdersPage } from "@/db/queries/order-views";
 import { env } from "@/lib/env";
 import { emulatorDashboardUrl } from "./emulator-link";
 import { mayCallPlatform } from "@/lib/installs/state";
-import { orderListOptions, ordersHref, parseOrderFilters, type OrderFilters } from "@/lib/orders/filters";
+import { hasUnknownCursor, orderListOptions, ordersHref, parseOrderFilters, type OrderFilters } from "@/lib/orders/filters";
 import { ordersPageVersion, ordersProbeHref } from "@/lib/orders/live";
 import { currentSession } from "@/lib/session";
 import { sectionMetadata, storePage } from "../_components/store-page";
@@ -35,15 +35,11 @@ const readOrders = cache(async (storeId: number, status: OrderFilters["status"],
   listOrdersPage(await getDb(), storeId, orderListOptions({ status, phone, cursor })),
 );
 
-/** A page marker this app never wrote (cut, edited, forged): the page answers 404 (./not-found.tsx) and reads nothing. */
-function unknownCursor(filters: OrderFilters): boolean {
-  return Boolean(filters.cursor && !decodeOrderCursor(filters.cursor));
-}
-
 /** The store's orders from the app's own database: filters, cursor pages, live updates while connected. */
 export default storePage("orders", async ({ storeId, install, searchParams, ui: { t, rich, format }, heading }) => {
   const filters = parseOrderFilters(searchParams);
-  if (unknownCursor(filters)) notFound();
+  // A page marker this app never wrote answers 404 (./not-found.tsx).
+  if (hasUnknownCursor(filters)) notFound();
   const page = await readOrders(storeId, filters.status, filters.phone, filters.cursor);
   const baseHref = ordersHref(storeId, {});
   const filtered = Boolean(filters.status || filters.phone);
@@ -107,6 +103,6 @@ export default storePage("orders", async ({ storeId, install, searchParams, ui: 
   preload: ({ storeId, searchParams }) => {
     const filters = parseOrderFilters(searchParams);
     // A failure is the body's to report (it awaits the same promise), or nobody's when the guard refuses the store.
-    if (!unknownCursor(filters)) readOrders(storeId, filters.status, filters.phone, filters.cursor).catch(() => undefined);
+    if (!hasUnknownCursor(filters)) readOrders(storeId, filters.status, filters.phone, filters.cursor).catch(() => undefined);
   },
 });
