@@ -190,13 +190,15 @@ describe(`order backfill jobs (${databaseKind()})`, () => {
   it("a re-install while the old run's last attempt is in flight: the old token's 401 fails nothing of the new run, which imports", async () => {
     const handle = await createTestDatabase();
     let worker: JobWorker | undefined;
+    // Let go in `finally` too: a held call left hanging kept the worker from stopping, and a failure below then
+    // surfaced only as this test's timeout, without its own message.
+    let release = (): void => {};
     try {
       proxy.calls.length = 0;
       // The old run's second page is held, already signed with the old token, until the re-install has happened.
       let listCalls = 0;
       let secondAsked = (): void => {};
       const asked = new Promise<void>((resolve) => (secondAsked = resolve));
-      let release = (): void => {};
       const released = new Promise<void>((resolve) => (release = resolve));
       const holdSecondPage: typeof fetch = async (input, init) => {
         if (new URL(String(input)).pathname === "/v1/orders" && ++listCalls === 2) {
@@ -218,7 +220,10 @@ describe(`order backfill jobs (${databaseKind()})`, () => {
       // Only the old run's job has no retry left: the new run's may retry (a loaded machine times calls out).
       await worker.boss.updateQueue(JOB.backfill, { retryLimit: 8 });
       const oldRun = (await findBackfill(handle.db, STORE))?.runId;
-      await asked;
+      await Promise.race([
+        asked,
+        new Promise((_, reject) => setTimeout(() => reject(new Error("the old run never asked for its second page")), 60_000).unref()),
+      ]);
       const deadline = Date.now() + 60_000;
       while (((await findBackfill(handle.db, STORE))?.pages ?? 0) < 1) {
         if (Date.now() > deadline) throw new Error("the import did not store its first page");
@@ -239,6 +244,7 @@ describe(`order backfill jobs (${databaseKind()})`, () => {
       // The old run's chunk did fail for good, on the revoked token.
       expect(failed.some((job) => job.state === "failed" && /401|revoked|unauthori/i.test(JSON.stringify(job.output)))).toBe(true);
     } finally {
+      release();
       await worker?.stop(1_000);
       await handle.close();
     }
