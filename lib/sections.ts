@@ -1,8 +1,8 @@
 /**
  * The store's sections: the one list the navigation, the store card, the store switcher, the requested scopes
  * (PAGE_SCOPES) and every store URL (storeHref, storesHref) are made from, and the one reading of a store URL back
- * (storeIdOfPath). `npm run new:section` adds an entry here with its page, messages and test (README, "Add a store
- * section").
+ * (storeIdOfPath). `npm run new:section` adds an entry here with its page, messages and test (docs/extending.md,
+ * "Add a store section").
  *
  * Plain data and pure functions with no imports: lib/env.ts, client components and the browser tests read it.
  */

@@ -68,7 +68,7 @@ export const generateMetadata = sectionMetadata("${name}");
 /**
  * ${plan.title} of a store, inside the frame every store page shares (tenancy guard, database outage, heading${plan.needsConnection ? ", the read-only notice of a store the app no longer reaches, the error panel of a PlatformError" : ""}).
  * Read the platform with \`interactivePlatform(storeId).<resource>\` or the app's own database with a named query
- * from db/queries/, and build links with storeHref (README, "Add a store section").
+ * from db/queries/, and build links with storeHref (docs/extending.md, "Add a store section").
  */
 export default storePage(
   "${name}",

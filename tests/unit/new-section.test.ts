@@ -183,17 +183,20 @@ describe("npm run new:section", () => {
     expect(existsSync(path.join(dir, "tests/e2e/returns.spec.ts"))).toBe(false);
   });
 
-  it("writes only files the README's checklist and docs/architecture.md name", async () => {
+  it("writes only files the checklist of docs/extending.md and docs/architecture.md name", async () => {
     const dir = projectCopy();
     const result = await generateSection(dir, { name: "promo-codes", resource: true, scopes: ["orders:write"] });
     expect(result.ok).toBe(true);
     if (!result.ok) return;
-    const readme = readFileSync(path.join(ROOT, "README.md"), "utf8");
-    const checklist = readme.slice(readme.indexOf("**Add a store section.**"), readme.indexOf("**Add a platform operation.**"));
+    const extending = readFileSync(path.join(ROOT, "docs/extending.md"), "utf8");
+    const from = extending.indexOf("## Add a store section");
+    const to = extending.indexOf("## Add a platform operation");
+    expect(from, "docs/extending.md has the store section's checklist").toBeGreaterThanOrEqual(0);
+    const checklist = extending.slice(from, to);
     const architecture = readFileSync(path.join(ROOT, "docs/architecture.md"), "utf8");
     const walkthrough = architecture.slice(architecture.indexOf("## Adding a section"));
     for (const file of result.files.map((written) => written.path.replace("promo-codes", "<name>"))) {
-      expect(checklist, `README names ${file}`).toContain(`\`${file}\``);
+      expect(checklist, `docs/extending.md names ${file}`).toContain(`\`${file}\``);
       expect(walkthrough, `docs/architecture.md names ${file}`).toContain(`\`${file}\``);
     }
   });
