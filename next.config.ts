@@ -7,7 +7,11 @@ const nextConfig: NextConfig = {
   output: process.env.NEXT_OUTPUT === "standalone" ? "standalone" : undefined,
   // PGlite ships a wasm build of PostgreSQL; bundling it copies the wasm into static media and breaks at run time.
   // pg-boss and its node-postgres pool run as plain Node modules (pg has optional native parts a bundler trips on).
-  serverExternalPackages: ["@electric-sql/pglite", "pg-boss", "pg"],
+  // The ORM and its driver, the metrics library, zod and the tracing API are server-only plain Node packages too:
+  // bundled, `next dev` compiled them again for the instrumentation, the proxy and each page's server graph (zod
+  // alone some 90 modules a graph, the ORM as many), all before a fresh clone's first page; Node loads them as they
+  // are, once per process. (The tracing API keeps one instance per process this way, as it expects.)
+  serverExternalPackages: ["@electric-sql/pglite", "pg-boss", "pg", "drizzle-orm", "postgres", "prom-client", "zod", "@opentelemetry/api"],
   poweredByHeader: false,
   // `npm test` checks the types (tsc after `next typegen`) before it builds, and sets SKIP_BUILD_TYPECHECK=1 so the
   // build does not check them again. Every other build, `npm run build` and a deploy's included, checks them.

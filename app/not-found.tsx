@@ -28,13 +28,14 @@ export default async function NotFound() {
   if (!pathname) return notFoundAnswer(t, path, storeId);
   // Next renders this page with every page, and the browser keeps it for later navigations: it is bound to its own
   // path, and on another one the page loads afresh (ForThisPathOnly). On a store the guard lets through, no page of
-  // this request can answer with it, so only that later navigation could show it: nothing is written for it then,
+  // this request can answer with it (a path no store page serves is app/stores/[storeId]/[...unknown]'s, answered by
+  // the store's own not-found page), so only that later navigation could show it: nothing is written for it then,
   // and every store page's payload is spared the 404's answer.
   // A session that cannot be read holds nothing here: the answer is written, and says what it can (below).
   const held = storeId !== null && (await heldStore(String(storeId)).catch(() => null)) !== null;
   const answer = held ? null : await notFoundAnswer(t, path, storeId);
   return (
-    <ForThisPathOnly path={pathname} checking={t("NotFound.checking")}>
+    <ForThisPathOnly path={pathname} checking={t("NotFound.checking")} missing={t("NotFound.title")}>
       {answer}
     </ForThisPathOnly>
   );

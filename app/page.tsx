@@ -7,6 +7,8 @@ import { storesHref } from "@/lib/sections";
 import { currentSession } from "@/lib/session";
 
 export const dynamic = "force-dynamic";
+/** Work runs after the answer (the session's bookkeeping, lib/session.ts): a ceiling the host enforces, counted from the request's start. */
+export const maxDuration = 60;
 
 export default async function HomePage(props: Parameters<typeof Home>[0]) {
   return orDatabaseUnavailable(() => Home(props), { retry: "/", standalone: true });

@@ -6,8 +6,7 @@ import { useLayoutEffect, useRef, type ReactNode } from "react";
 /**
  * What the browser does around navigations without a page load. One module on purpose: Next loads the client code
  * of app/not-found.tsx with every page, and that page's links already bring this module; a module of its own for
- * ForThisPathOnly made a chunk of its own that repeated next/link, 3.5 kB more on every page (docs/benchmarks.md,
- * first-load JavaScript).
+ * ForThisPathOnly made a chunk of its own that repeated next/link on every page's first load.
  */
 
 /**
@@ -33,27 +32,32 @@ const RELOADED_FOR = "app:reloaded-for";
  * first loaded, naming that page's store and return path instead of the one refused. On another path, or with no
  * answer written (app/not-found.tsx writes none on a store the guard lets through), the answer is hidden before it is
  * painted, a notice says the page is being checked, and the page loads afresh, so the server explains the store
- * refused, with its 404 status. A written answer that disagrees with the address bar is loaded afresh once per path:
- * were the server to name paths otherwise than the address bar (a basePath), the fresh load would disagree too, and
- * its answer stands rather than a reload loop. A fresh load always writes an answer when it shows one.
+ * refused, with its 404 status. The page loads afresh once per path, whatever it holds: were the fresh load to
+ * disagree too (the server naming paths otherwise than the address bar, a basePath) its answer stands, and were it
+ * to write no answer again (a path no page of a held store serves, before app/stores/[storeId]/[...unknown]) the
+ * plain `missing` text stands, rather than a reload loop. An answer written for its own path clears the mark.
  */
-export function ForThisPathOnly({ path, checking, children }: { path: string; checking: string; children?: ReactNode }) {
+export function ForThisPathOnly({ path, checking, missing, children }: { path: string; checking: string; missing: string; children?: ReactNode }) {
   const answer = useRef<HTMLDivElement>(null);
   const notice = useRef<HTMLParagraphElement>(null);
+  const gone = useRef<HTMLParagraphElement>(null);
   const written = children !== null && children !== undefined;
   // A layout effect: after the router has written the new address (in an insertion effect), before the browser
   // paints the stale answer.
   useLayoutEffect(() => {
     const here = location.pathname;
-    if (written) {
-      try {
-        if (samePath(here, path)) return sessionStorage.removeItem(RELOADED_FOR);
-        if (sessionStorage.getItem(RELOADED_FOR) === here) return;
-        sessionStorage.setItem(RELOADED_FOR, here);
-      } catch {
-        // No storage to guard a loop with (a locked-down browser): the answer stands, as it was.
-        return;
-      }
+    const standWithout = () => {
+      if (written) return;
+      answer.current!.hidden = true;
+      gone.current!.hidden = false;
+    };
+    try {
+      if (written && samePath(here, path)) return sessionStorage.removeItem(RELOADED_FOR);
+      if (sessionStorage.getItem(RELOADED_FOR) === here) return standWithout();
+      sessionStorage.setItem(RELOADED_FOR, here);
+    } catch {
+      // No storage to guard a loop with (a locked-down browser): what was written stands, as it was.
+      return standWithout();
     }
     answer.current!.hidden = true;
     notice.current!.hidden = false;
@@ -64,6 +68,9 @@ export function ForThisPathOnly({ path, checking, children }: { path: string; ch
       <div ref={answer}>{children}</div>
       <p ref={notice} hidden role="status" className="mx-auto max-w-lg px-6 py-24 text-slate-600">
         {checking}
+      </p>
+      <p ref={gone} hidden role="status" className="mx-auto max-w-lg px-6 py-24 text-slate-600">
+        {missing}
       </p>
     </>
   );

@@ -7,10 +7,15 @@ import { LinkStatus } from "@/components/client-navigation";
  * works before and without JavaScript), with the navigation bar while the next page is on its way. The pages render
  * per request and have no `loading.tsx`, so a click waits for the server's answer: the bar says the tap took.
  * Usable from server and client components alike.
+ *
+ * Not prefetched unless a caller asks: of a page rendered per request without a `loading.tsx`, Next prefetches
+ * nothing the click can use (it asks the server again on the click), yet each link in view cost two requests and
+ * their processing on the phone's main thread as the page loaded: on the orders page, eight requests and about a
+ * tenth of the load's main-thread time (docs/benchmarks.md, "Where a phone's main thread goes").
  */
-export function LinkWithStatus({ children, ...props }: ComponentProps<typeof Link>) {
+export function LinkWithStatus({ children, prefetch = false, ...props }: ComponentProps<typeof Link>) {
   return (
-    <Link {...props}>
+    <Link prefetch={prefetch} {...props}>
       {children}
       <LinkStatus />
     </Link>

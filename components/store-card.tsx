@@ -1,8 +1,9 @@
 import { LinkWithStatus } from "@/components/link-with-status";
 import type { Translate } from "@/i18n/translate";
+import { scopeGap } from "@/lib/installs/scopes";
 import { installStateBadge, mayCallPlatform, type InstallBadge, type InstallState } from "@/lib/installs/state";
 import { scopeLabel } from "@/lib/merchant-text/scope";
-import { SECTIONS, storeHref } from "@/lib/sections";
+import { SECTIONS, sectionOf, storeHref } from "@/lib/sections";
 
 const BADGE_TONES: Record<InstallBadge["tone"], string> = {
   ok: "bg-emerald-50 text-emerald-800 ring-emerald-600/30",
@@ -36,11 +37,25 @@ export function ScopeChips({ scopes, t }: { scopes: readonly string[]; t: Transl
  */
 export type StoreCardView = { storeId: number; storeName: string; state: InstallState; scopes: string[] };
 
-export function StoreCard({ install, t, sharedScopes }: { install: StoreCardView; t: Translate; sharedScopes?: readonly string[] }) {
+export function StoreCard({
+  install,
+  t,
+  list = (items) => items.join(", "),
+  sharedScopes,
+}: {
+  install: StoreCardView;
+  t: Translate;
+  /** Joins words as the merchant's language does ("Customers and Reviews"): the Ui's format.list. */
+  list?: (items: string[]) => string;
+  sharedScopes?: readonly string[];
+}) {
   const badge = installStateBadge(install.state);
   const labelId = `store-${install.storeId}-name`;
   const connected = mayCallPlatform(install.state);
   const name = <span className="sr-only"> {t("Stores.ofStore", { name: install.storeName })}</span>;
+  // A grant older than the app's sections: marked here, asked again on the store's pages (components/scope-gap.tsx).
+  const gap = connected ? scopeGap(install.scopes) : null;
+  const locked = new Set<string>(gap?.lockedSections ?? []);
   return (
     <li aria-labelledby={labelId} className="rounded-lg border border-slate-200 bg-white p-5 shadow-sm" data-store-id={install.storeId}>
       <div className="flex flex-wrap items-start justify-between gap-3">
@@ -58,6 +73,13 @@ export function StoreCard({ install, t, sharedScopes }: { install: StoreCardView
         </span>
       </div>
       {badge.hint && <p className="mt-3 text-sm text-slate-600">{t(badge.hint)}</p>}
+      {gap && gap.missing.length > 0 ? (
+        <p className="mt-3 rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-950" data-scope-gap={gap.missing.join(" ")}>
+          {gap.lockedSections.length > 0
+            ? t("ScopeGap.cardNotice", { sections: list(gap.lockedSections.map((slug) => t(sectionOf(slug).label))) })
+            : t("ScopeGap.cardNoticeNoSection")}
+        </p>
+      ) : null}
       {connected && !sameScopes(install.scopes, sharedScopes) ? (
         <div className="mt-3">
           <h3 className="sr-only">{t("Stores.permissions")}</h3>
@@ -68,6 +90,11 @@ export function StoreCard({ install, t, sharedScopes }: { install: StoreCardView
         {SECTIONS.filter((section) => connected || !section.needsConnection).map((section) => (
           <LinkWithStatus key={section.slug} href={storeHref(install.storeId, section.slug)} className={LINK}>
             {t(section.label)}
+            {locked.has(section.slug) ? (
+              <span data-locked className="ms-1 rounded bg-amber-100 px-1 text-xs font-medium text-amber-900">
+                {t("ScopeGap.lockedMark")}
+              </span>
+            ) : null}
             {name}
           </LinkWithStatus>
         ))}

@@ -4,7 +4,13 @@ import { LinkWithStatus } from "@/components/link-with-status";
 import { usePathname } from "next/navigation";
 
 /** One link of the store's navigation, its label already in the merchant's language. */
-export type StoreNavLink = { href: string; label: string; exact: boolean };
+export type StoreNavLink = {
+  href: string;
+  label: string;
+  exact: boolean;
+  /** Set when the section waits for a permission the store has not granted: the words read after its name. */
+  locked?: string;
+};
 
 /**
  * The store's sections (the layout makes the links from lib/sections.ts); the current one is marked for assistive
@@ -25,6 +31,11 @@ export function StoreNav({ label, links }: { label: string; links: StoreNavLink[
             className="nav-link"
           >
             {link.label}
+            {link.locked ? (
+              <span data-locked className="ms-1 rounded bg-amber-100 px-1 text-xs font-medium text-amber-900">
+                {link.locked}
+              </span>
+            ) : null}
           </LinkWithStatus>
         );
       })}

@@ -14,6 +14,8 @@ export type OrderCopy = {
   deskName: string | null;
   customerName: string | null;
   customerPhone: string | null;
+  /** The key the phone is matched on (lib/phone.ts phoneKey), null without a phone. */
+  customerPhoneKey: string | null;
   customerEmail: string | null;
   wilayaId: number | null;
   wilayaName: string | null;

@@ -76,7 +76,10 @@ export const orders = pgTable(
     deliveryType: text("delivery_type"),
     deskName: text("desk_name"),
     customerName: text("customer_name"),
+    /** The phone exactly as the platform sent it: what the pages show. */
     customerPhone: text("customer_phone"),
+    /** What phones are matched on, one key for every spelling of a number (lib/phone.ts phoneKey decides it). */
+    customerPhoneKey: text("customer_phone_key"),
     customerEmail: text("customer_email"),
     wilayaId: integer("wilaya_id"),
     wilayaName: text("wilaya_name"),
@@ -101,7 +104,7 @@ export const orders = pgTable(
     primaryKey({ columns: [table.storeId, table.id] }),
     index("orders_store_created_idx").on(table.storeId, table.createdAt.desc(), table.id.desc()),
     index("orders_store_status_created_idx").on(table.storeId, table.status, table.createdAt.desc(), table.id.desc()),
-    index("orders_store_phone_idx").on(table.storeId, table.customerPhone),
+    index("orders_store_phone_key_idx").on(table.storeId, table.customerPhoneKey),
   ],
 );
 
@@ -260,6 +263,35 @@ export const spentInstallStates = pgTable("spent_install_states", {
   stateHash: text("state_hash").primaryKey(),
   expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
 });
+
+/**
+ * The job queue's one drain on a serverless host (JOBS_WORKER=requests, lib/jobs/drain-lease.ts): a lease a drain
+ * holds until its function's time limit, so at most one drain works the queue at a time across every instance, and
+ * the moment a page view last asked for one, so a burst of views asks once. A row, not a session advisory lock: a
+ * pooler in transaction mode (PgBouncer, Neon's pooled URL) does not keep a session's lock, and a lease ends by
+ * itself when the platform kills its holder.
+ */
+export const jobDrain = pgTable("job_drain", {
+  name: text("name").primaryKey(),
+  holder: text("holder"),
+  heldUntil: timestamp("held_until", { withTimezone: true }).notNull(),
+  askedAt: timestamp("asked_at", { withTimezone: true }),
+});
+
+/**
+ * The deployments that migrated this database: their environment (Vercel's VERCEL_ENV, or NODE_ENV) and APP_URL,
+ * written by `npm run db:migrate`. The doctor reads it to warn when a preview shares a database with another
+ * environment (lib/doctor).
+ */
+export const appEnvironments = pgTable(
+  "app_environments",
+  {
+    environment: text("environment").notNull(),
+    appUrl: text("app_url").notNull(),
+    migratedAt: timestamp("migrated_at", { withTimezone: true }).notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.environment, table.appUrl] })],
+);
 
 export type Install = typeof installs.$inferSelect;
 export type NewInstall = typeof installs.$inferInsert;

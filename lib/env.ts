@@ -37,8 +37,8 @@ export type RawEnv = Record<string, string | undefined>;
 const PUBLISHED_VALUE = "is the template's public development value";
 const NEEDS_HTTPS = "must use https in production";
 
-/** What production refuses beyond the schema, given the value set and where the platform is. */
-type ProductionRule = (value: string | undefined, platform: { local: boolean }) => string | null;
+/** What production refuses beyond the schema, given the value set, where the platform is and the other variables. */
+type ProductionRule = (value: string | undefined, platform: { local: boolean }, raw: RawEnv) => string | null;
 
 export type EnvVariable = {
   schema: z.ZodType;
@@ -75,6 +75,19 @@ const httpsOffEmulator: ProductionRule = (value, platform) =>
   !platform.local && value !== undefined && !value.startsWith("https://") ? NEEDS_HTTPS : null;
 
 const DEVELOPMENT_TOKEN_KEY = Buffer.alloc(32, 7).toString("base64");
+
+/**
+ * With TRUST_PROXY_HOPS ≥ 1 the deployer must say which proxies to believe: a default would trust either too much
+ * (every private range) or too little (a CDN in front of the load balancer, whose edge then counts as every
+ * merchant's address). Not read on a rehearsal (no per-address budget) nor on Vercel (its edge's header is used).
+ */
+const trustedProxiesRule: ProductionRule = (value, platform, raw) => {
+  if (platform.local || raw.VERCEL === "1" || !(Number(raw.TRUST_PROXY_HOPS) >= 1)) return null;
+  if (value === undefined) return "missing: TRUST_PROXY_HOPS is 1 or more, so list the proxies whose X-Forwarded-For is believed";
+  return value.split(",").some((entry) => entry.trim() !== "")
+    ? null
+    : "is empty, which trusts no proxy, while TRUST_PROXY_HOPS is 1 or more: list the proxies' addresses or CIDRs";
+};
 
 /**
  * Every variable the app reads, once: its schema, whether production needs it, its development default, what
@@ -126,7 +139,7 @@ const ENV_VARIABLES = {
     schema: z.string().min(32, "must be at least 32 characters"),
     setting: "required",
     ...publishedSecret("development-only-session-secret-not-for-production"),
-    fix: "generate one with `openssl rand -base64 48` (at least 32 characters)",
+    fix: "generate one with `openssl rand -base64 32` (at least 32 characters)",
   },
   TOKEN_ENCRYPTION_KEY: {
     schema: base64Key32,
@@ -255,21 +268,23 @@ const ENV_VARIABLES = {
   },
   /**
    * The proxies (addresses or CIDRs, comma-separated) whose X-Forwarded-For is believed when TRUST_PROXY_HOPS ≥ 1.
-   * Unset: loopback and the private ranges (lib/http/client-address.ts PRIVATE_NETWORKS), where a container's
-   * proxy sits.
+   * Unset in development: loopback and the private ranges (lib/http/cidr.ts PRIVATE_NETWORKS), where a container's
+   * proxy sits. Set empty: no proxy at all (an empty list is a list), never "every private range". Production with
+   * TRUST_PROXY_HOPS ≥ 1 refuses both: a guessed list silently turns a CDN's edge into every merchant's address.
    */
   TRUSTED_PROXIES: {
     schema: z
       .string()
       .optional()
-      .transform((value) => (value ? value.split(",").map((entry) => entry.trim()).filter(Boolean) : undefined))
+      .transform((value) => (value === undefined ? undefined : value.split(",").map((entry) => entry.trim()).filter(Boolean)))
       .pipe(
         z
           .array(z.string().refine((entry) => parseCidr(entry) !== null, "must list IP addresses or CIDRs such as 10.0.0.0/8, comma-separated"))
           .optional(),
       ),
     setting: "optional",
-    fix: "list your proxies' addresses or CIDRs comma-separated, e.g. 10.0.0.0/8,2001:db8::/48 (see docs/deploy.md), or unset it",
+    production: trustedProxiesRule,
+    fix: "list your proxies' addresses or CIDRs comma-separated, e.g. 10.0.0.0/8,2001:db8::/48 (see docs/deploy.md), or set TRUST_PROXY_HOPS=0",
   },
   NODE_ENV: {
     schema: z.enum(["development", "test", "production"]).default("development"),
@@ -289,6 +304,14 @@ const ENV_VARIABLES = {
   },
   /** Set to 1 by Vercel on its builds and functions: its edge overwrites the client address headers. */
   VERCEL: {
+    schema: z.string().optional(),
+    setting: "internal",
+  },
+  /**
+   * Set by Vercel: production, preview or development. `npm run db:migrate` records it with APP_URL in the database
+   * (app_environments) and the doctor warns when a preview's database was migrated by another environment.
+   */
+  VERCEL_ENV: {
     schema: z.string().optional(),
     setting: "internal",
   },
@@ -346,7 +369,7 @@ export function isLocalPlatform(raw: RawEnv): boolean {
 function productionProblems(raw: RawEnv): { variable: string; message: string }[] {
   const platform = { local: isLocalPlatform(raw) };
   return ENV_VARIABLE_LIST.flatMap(([variable, { production }]) => {
-    const message = production?.(raw[variable], platform);
+    const message = production?.(raw[variable], platform, raw);
     return message ? [{ variable, message }] : [];
   });
 }
@@ -367,7 +390,7 @@ export class EnvError extends Error {
  * in any production build, whatever NODE_ENV it was started with).
  */
 export function parseEnv(raw: RawEnv, options: { production?: boolean } = {}): Env {
-  const cleaned: RawEnv = Object.fromEntries(Object.entries(raw).map(([key, value]) => [key, value === "" ? undefined : value]));
+  const cleaned: RawEnv = Object.fromEntries(Object.entries(raw).map(([key, value]) => [key, value === "" && !KEEPS_EMPTY.has(key) ? undefined : value]));
   const production = options.production || cleaned.NODE_ENV === "production";
   const merged = production ? { ...cleaned, NODE_ENV: "production" } : { ...developmentDefaults(cleaned), ...stripUndefined(cleaned) };
   const result = schema.safeParse(merged);
@@ -385,6 +408,9 @@ export function parseEnv(raw: RawEnv, options: { production?: boolean } = {}): E
   if (problems.length > 0) throw new EnvError(problems);
   return result.data as Env;
 }
+
+/** Variables for which set-but-empty means something of its own (an empty list), not "unset". */
+const KEEPS_EMPTY = new Set(["TRUSTED_PROXIES"]);
 
 function stripUndefined(raw: RawEnv): RawEnv {
   return Object.fromEntries(Object.entries(raw).filter(([, value]) => value !== undefined));

@@ -12,6 +12,7 @@ import { closedInstallStates } from "@/lib/installs/state";
 import { log } from "@/lib/log";
 import { sessionsEnded } from "@/lib/observability/sessions";
 import { INSTALL_ATTEMPT_TTL_SECONDS } from "@/lib/oauth/pkce";
+import { INSTALLED_BEFORE_TTL_SECONDS, installedBeforeStores, returningProof, sealInstalledBefore } from "@/lib/oauth/returning-merchant";
 import { signIn, signOut, signOutEverywhere } from "@/lib/session-lifecycle";
 import {
   grantCutoff,
@@ -29,7 +30,8 @@ import {
  * sealed copy is as good as the secret to whoever steals it) but cost a key derivation and a decryption on every
  * request. The install attempt cookie is sealed (encrypted and signed): it holds the PKCE verifier and state of an
  * install in progress and lives only as long as the platform's consent request (10 minutes), so an abandoned attempt
- * disappears by itself.
+ * disappears by itself. A third, the sealed "installed before" cookie (lib/oauth/returning-merchant.ts), tells the
+ * install budgets that this browser completed a consent before; it opens nothing.
  */
 
 type SessionCookie = { sid?: unknown };
@@ -95,14 +97,19 @@ export const currentSessionId = cache(async (): Promise<string | null> => {
 });
 
 /**
- * After the response: move last_seen_at (at most once a minute), or delete a session found expired. Failures are
- * logged, never shown: the answer was already right without them.
+ * After the response: move last_seen_at (at most once a minute). A failure is logged, never shown: the answer was
+ * already right without it.
  */
-export function afterSessionRead(db: Db, id: string, action: "touch" | "end", now: Date): void {
+export function touchAfterRead(db: Db, id: string, now: Date): void {
   after(async () => {
-    const work = action === "touch" ? touchSession(db, id, now) : endSessionFor(db, id, "expired", now).then(() => undefined);
-    // Stryker disable next-line ArrowFunction,StringLiteral,ObjectLiteral: log line only; that a failure never reaches the request is tested
-    await work.catch((error: unknown) => log.warn("session bookkeeping failed", { action, error }));
+    await touchSession(db, id, now).catch((error: unknown) => log.warn("session bookkeeping failed", { action: "touch", error }));
+  });
+}
+
+/** After the response: delete a session found expired. A failure is logged, never shown, as for touchAfterRead. */
+export function endAfterRead(db: Db, id: string, now: Date): void {
+  after(async () => {
+    await endSessionFor(db, id, "expired", now).catch((error: unknown) => log.warn("session bookkeeping failed", { action: "end", error }));
   });
 }
 
@@ -121,12 +128,11 @@ export const currentSession = cache(async (): Promise<CurrentSession | null> => 
   const found = await findSessionInstalls(db, id, { closedStates: closedInstallStates(), grantedAfter: grantCutoff(now) });
   if (!found) return null;
   if (sessionVerdict(found.session, now) !== "active") {
-    // Stryker disable next-line StringLiteral: equivalent, afterSessionRead ends the session for any action but "touch"
-    afterSessionRead(db, id, "end", now);
+    endAfterRead(db, id, now);
     sessionsEnded(sessionVerdict(found.session, now), true);
     return null;
   }
-  if (shouldTouch(found.session, now)) afterSessionRead(db, id, "touch", now);
+  if (shouldTouch(found.session, now)) touchAfterRead(db, id, now);
   return { id, installs: found.installs, backfills: found.backfills };
 });
 
@@ -159,4 +165,31 @@ export async function endSessionsHoldingStore(db: Db, storeId: number): Promise<
 
 export async function getInstallAttemptCookie(): Promise<IronSession<InstallAttemptCookie>> {
   return getIronSession<InstallAttemptCookie>(await cookies(), installAttemptOptions());
+}
+
+/** The "installed before" cookie (lib/oauth/returning-merchant.ts), `__Host-` over https like the others. */
+function installedBeforeName(): string {
+  return cookieName("app_installed");
+}
+
+/**
+ * The key of the returning merchant's proof this browser presents (its "installed before" cookie, its live or
+ * recently ended session), or null. A proof that cannot be read is no proof: the request gets the ordinary budgets.
+ */
+export async function browserReturningProof(db: Db): Promise<string | null> {
+  try {
+    const installedBefore = (await cookies()).get(installedBeforeName())?.value;
+    return await returningProof(db, { installedBefore, sessionId: await currentSessionId(), password: env.SESSION_SECRET });
+  } catch (error) {
+    log.warn("returning merchant's proof unreadable", { error });
+    return null;
+  }
+}
+
+/** Route handlers only: after a consent installed `storeIds`, this browser keeps (or extends) its proof. */
+export async function rememberInstalledStores(storeIds: readonly number[]): Promise<void> {
+  const jar = await cookies();
+  const previous = await installedBeforeStores(jar.get(installedBeforeName())?.value, env.SESSION_SECRET);
+  const value = await sealInstalledBefore(storeIds, previous, env.SESSION_SECRET);
+  jar.set(installedBeforeName(), value, { ...cookieOptions(), maxAge: INSTALLED_BEFORE_TTL_SECONDS - 60 });
 }

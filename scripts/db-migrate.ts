@@ -6,6 +6,8 @@
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { MIGRATIONS_FOLDER } from "../db/client";
+import { recordAppEnvironment } from "../db/queries/app-environments";
+import { env } from "../lib/env";
 import { openDatabaseFromEnv } from "../lib/database/open";
 import { migrateDatabase } from "../lib/database/migrate";
 
@@ -18,6 +20,10 @@ async function main(): Promise<void> {
   const started = Date.now();
   try {
     await migrateDatabase(handle);
+    // Which deployment migrated this database: the doctor warns when a preview shares one with another environment.
+    if (handle.kind === "server") {
+      await recordAppEnvironment(handle.db, { environment: env.VERCEL_ENV || env.NODE_ENV, appUrl: env.APP_URL, migratedAt: new Date() });
+    }
   } finally {
     await handle.close();
   }

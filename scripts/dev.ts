@@ -11,6 +11,7 @@
  * EMULATOR_DATA_FILE (default the emulator's own) tune the emulator.
  */
 import { createServer } from "node:net";
+import { setPriority } from "node:os";
 import { createInterface } from "node:readline";
 import { env } from "../lib/env";
 import { spawnGroup, stopGroups, stopGroupsOnSignals } from "./support/process-group";
@@ -27,8 +28,17 @@ const emulatorDataFile = process.env.EMULATOR_DATA_FILE;
 
 let stopping = false;
 
-function start(label: string, args: string[]): void {
+function start(label: string, args: string[], options: { yieldCpu?: boolean } = {}): void {
   const { child, exited } = spawnGroup(process.execPath, args, { env: process.env, stdio: ["ignore", "pipe", "pipe"] });
+  // Started side by side with the app, but the app's first compile gets the cores first: on two cores a peer's
+  // start-up at the same priority took its share from the compile the developer waits on.
+  if (options.yieldCpu && child.pid) {
+    try {
+      setPriority(child.pid, 10);
+    } catch {
+      // Not allowed here (some containers): the same start, only not yielding.
+    }
+  }
   for (const stream of [child.stdout, child.stderr]) {
     if (!stream) continue;
     createInterface({ input: stream }).on("line", (line) => console.log(`[${label}] ${line}`));
@@ -84,8 +94,9 @@ async function main(): Promise<void> {
   console.log(`Starting the platform emulator on ${emulatorUrl} and the app on ${env.APP_URL} …`);
   const emulatorArgs = ["start", "--port", String(env.EMULATOR_PORT), "--app-url", env.APP_URL, "--time-scale", timeScale];
   if (emulatorDataFile) emulatorArgs.push("--data-file", emulatorDataFile);
-  start("emulator", ["--import", "tsx", "emulator/src/cli.ts", ...emulatorArgs]);
+  // The app first: its first compile is what the first page waits for (the emulator is up in a second or two).
   start("app", [nextBin(), "dev", "-p", appPort]);
+  start("emulator", ["--import", "tsx", "emulator/src/cli.ts", ...emulatorArgs], { yieldCpu: true });
 
   const [emulatorUp, appUp] = await Promise.all([
     waitFor(`${emulatorUrl}/_emulator/clock`, 60_000, (status) => status === 200),

@@ -5,7 +5,7 @@
  *   npm run doctor                                # the process environment (plus .env files, as `next start` reads them)
  *   npm run doctor -- --service-domain svc.example  # add one of the platform's own domains (repeatable)
  *   npm run doctor -- --skip-platform             # no calls to the platform (sandboxed build step)
-^ *   npm run doctor -- --file deploy/.env          # that file instead of the .env files `next start` reads
+ *   npm run doctor -- --file deploy/.env          # that file instead of the .env files `next start` reads
  */
 import { existsSync } from "node:fs";
 import path from "node:path";

@@ -1,12 +1,15 @@
 /**
- * `npm run jobs`: the job queue at a glance, per kind (queued, active, failed, how long the oldest waits), then the
- * last errors. `npm run jobs -- retry <id>` sends a failed job back to the queue.
+ * `npm run jobs`: the job queue at a glance, per kind (queued, active, failed, how long the oldest waits), the
+ * last errors, then how many stores lack each scope the app needs (a section added since they installed; their
+ * merchants are asked to approve it, lib/installs/scopes.ts). `npm run jobs -- retry <id>` sends a failed job back to the queue.
  *
  * On the embedded database this opens its folder, so it works only while the app is stopped (the lock says so).
  */
 import { openDatabaseFromEnv } from "../lib/database/open";
 import { startBoss } from "../lib/jobs/boss";
 import { lastErrors, queueStats, retryJob } from "../lib/jobs/stats";
+import { countInstallsByGrant } from "../db/queries/installs";
+import { countStoresLackingScopes } from "../lib/installs/scopes";
 
 function age(seconds: number): string {
   if (seconds <= 0) return "-";
@@ -46,6 +49,10 @@ async function main(): Promise<number> {
     for (const error of errors) {
       console.log(`  ${error.at.toISOString()}  ${error.name}${error.key ? ` [${error.key}]` : ""}  ${error.state}  ${error.id}\n    ${error.error}`);
     }
+    const gaps = countStoresLackingScopes(await countInstallsByGrant(handle.db));
+    const lacking = gaps.filter((gap) => gap.stores > 0);
+    console.log(lacking.length ? "\nStores lacking a scope the app needs (asked to approve it):" : "\nEvery store has granted every scope the app needs.");
+    for (const gap of lacking) console.log(`  ${gap.scope.padEnd(Math.max(...gaps.map((row) => row.scope.length)))}  ${gap.stores}`);
     return 0;
   } finally {
     await boss.stop({ graceful: false, close: true });

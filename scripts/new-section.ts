@@ -55,6 +55,22 @@ async function main(): Promise<number> {
       "make the page yours, and run the checks: npx tsc --noEmit, npx vitest run tests/unit, and its browser spec.",
     ].join("\n"),
   );
+  if (result.newScopes.length > 0) {
+    const scopes = result.newScopes.join(" ");
+    console.log(
+      [
+        "",
+        `New scope ${scopes}: every store installed before this deploy lacks it (lib/installs/scopes.ts).`,
+        "  Its pages show one banner naming this section with a button that runs the consent again; the section is",
+        "  locked (navigation, store card, its page) until the merchant approves, and everything else keeps working.",
+        "  A merchant who declines keeps the store as it was and can ask again. New installs ask for every scope.",
+        `  Production: if SVC_SCOPES is set there, add ${scopes} to it, or the consent can never grant it.`,
+        "  Follow it: npm run jobs prints how many stores lack each scope; /api/metrics has store_app_stores_missing_scope.",
+        `  Try it: npm run emulator -- withhold-scopes ${scopes}, install a store, npm run emulator -- withhold-scopes,`,
+        "  then open the section (or the emulator console's Older scope list).",
+      ].join("\n"),
+    );
+  }
   return 0;
 }
 

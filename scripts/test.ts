@@ -17,10 +17,11 @@
  * Servers listen on free ports (tests/e2e/support/servers.ts). Each step runs in a process group of its own and
  * a SIGINT, SIGTERM or SIGHUP to this script is passed on to it, so a killed run leaves nothing running.
  */
-import { readFile, rm } from "node:fs/promises";
+import { rm } from "node:fs/promises";
 import { openDatabase } from "../db/client";
 import { createScratchDatabase, type ScratchDatabase } from "../db/scratch";
 import { describeChromium, findChromium } from "./support/chromium";
+import { readReports } from "./support/test-reports";
 import { runLanes, Screen, type Step, type StepResult } from "./support/lanes";
 import { spawnGroup, stopGroupsOnSignals } from "./support/process-group";
 import { migrateDatabase } from "../lib/database/migrate";
@@ -41,39 +42,13 @@ const e2ePgliteTemplate = `${e2ePgliteDir}-template`;
 const vitestReport = `${reportsDir}/vitest.json`;
 const playwrightReport = `${reportsDir}/playwright.json`;
 
-type Counts = { passed: number; failed: number; skipped: number };
-
-async function readCounts(): Promise<Counts> {
-  const counts: Counts = { passed: 0, failed: 0, skipped: 0 };
-  try {
-    const vitest = JSON.parse(await readFile(vitestReport, "utf8")) as {
-      numPassedTests: number;
-      numFailedTests: number;
-      numPendingTests: number;
-      numTodoTests: number;
-    };
-    counts.passed += vitest.numPassedTests;
-    counts.failed += vitest.numFailedTests;
-    counts.skipped += vitest.numPendingTests + vitest.numTodoTests;
-  } catch {
-    // No report: the step did not run.
-  }
-  try {
-    const playwright = JSON.parse(await readFile(playwrightReport, "utf8")) as {
-      stats: { expected: number; unexpected: number; skipped: number; flaky: number };
-    };
-    counts.passed += playwright.stats.expected + playwright.stats.flaky;
-    counts.failed += playwright.stats.unexpected;
-    counts.skipped += playwright.stats.skipped;
-  } catch {
-    // No report: the step did not run.
-  }
-  return counts;
-}
-
-/** The closing line CI reads: plain "N passed, N failed" over vitest and Playwright together. */
+/**
+ * The closing lines CI reads: the failed tests by name (a long run's own output scrolls them out of a log's tail),
+ * then plain "N passed, N failed" over vitest and Playwright together.
+ */
 async function printTotals(): Promise<void> {
-  const counts = await readCounts();
+  const counts = await readReports(vitestReport, playwrightReport);
+  if (counts.failures.length > 0) console.log(`\nfailed:\n  ${counts.failures.join("\n  ")}`);
   console.log(`\ntests: ${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped`);
 }
 

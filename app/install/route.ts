@@ -4,12 +4,12 @@ import { env } from "@/lib/env";
 import { isCrossSiteRequest } from "@/lib/http/cross-site";
 import { log } from "@/lib/log";
 import { failurePath } from "@/lib/oauth/failure-reasons";
-import { budgetConfig, budgetedClient, installHold } from "@/lib/oauth/install-budget";
+import { budgetConfig, budgetedClient, installHold, withReturning } from "@/lib/oauth/install-budget";
 import { addAttempt, liveAttempts } from "@/lib/oauth/install-attempts";
 import { startInstallAttempt } from "@/lib/oauth/pkce";
 import { safeReturnPath } from "@/lib/oauth/return-path";
 import { authorizeUrl, oauthClientFromEnv } from "@/lib/oauth/token-client";
-import { getInstallAttemptCookie } from "@/lib/session";
+import { browserReturningProof, getInstallAttemptCookie } from "@/lib/session";
 
 export const dynamic = "force-dynamic";
 
@@ -26,13 +26,18 @@ function noStore(response: NextResponse): NextResponse {
 export async function GET(request: NextRequest) {
   const now = Date.now();
   const held = await getDb()
-    .then((db) => installHold(db, { client: budgetedClient(request.headers, budgetConfig(env)) }))
+    .then(async (db) => installHold(db, { client: withReturning(budgetedClient(request.headers, budgetConfig(env)), await browserReturningProof(db)) }))
     .catch((error: unknown) => {
       // The budgets guard the token endpoint, which the callback guards again; a database outage shows up there.
       log.warn("install: budgets unavailable", { error });
       return null;
     });
-  if (held) return noStore(NextResponse.redirect(`${env.APP_URL}${failurePath(held.reason, held.minutes)}`, 303));
+  if (held) {
+    const waiting = noStore(NextResponse.redirect(`${env.APP_URL}${failurePath(held.reason, held.minutes)}`, 303));
+    // The page says the minutes; clients that read headers get the same wait.
+    waiting.headers.set("Retry-After", String(held.minutes * 60));
+    return waiting;
+  }
   const { attempt, codeChallenge } = await startInstallAttempt(now);
   const returnTo = safeReturnPath(request.nextUrl.searchParams.get("return_to"));
   const cookie = await getInstallAttemptCookie();

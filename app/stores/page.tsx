@@ -17,6 +17,8 @@ export async function generateMetadata(): Promise<Metadata> {
   return { title: t("Meta.stores") };
 }
 export const dynamic = "force-dynamic";
+/** Work runs after the answer (the session's bookkeeping, lib/session.ts): a ceiling the host enforces, counted from the request's start. */
+export const maxDuration = 60;
 
 /** The permissions every connected store shares, listed once above the cards instead of on each; null when they differ. */
 function sharedScopesOf(installs: SessionInstall[]): string[] | null {
@@ -96,7 +98,7 @@ async function Stores({ searchParams }: { searchParams: Promise<{ installed?: st
       {installs.length > 0 ? (
         <ul className="mt-6 space-y-4" aria-label={t("Stores.list")}>
           {installs.map((install) => (
-            <StoreCard key={install.storeId} install={install} t={t} sharedScopes={sharedScopes ?? undefined} />
+            <StoreCard key={install.storeId} install={install} t={t} list={format.list} sharedScopes={sharedScopes ?? undefined} />
           ))}
         </ul>
       ) : (

@@ -8,16 +8,17 @@ import { storeHref } from "@/lib/sections";
 /**
  * The customers as cards (a card reads on a 320 px phone where a five-column table would scroll sideways): name,
  * phone to call, and their history with the store, returned parcels marked, since a merchant paying the courier
- * both ways looks at those first; then the link to their orders. Order links are not prefetched: a page of cards would fetch every customer's orders.
+ * both ways looks at those first; then the link to their orders.
  */
 export function CustomersList({ storeId, rows, t, format }: { storeId: number; rows: CustomerRow[]; t: Translate; format: Formats }) {
   return (
     <ul className="grid gap-3 sm:grid-cols-2 xl:grid-cols-3" data-list="customers">
-      {rows.map((customer) => {
-        const name = customer.name ?? t("Customers.unnamed", { id: customer.id });
+      {rows.map((customer, index) => {
+        const name = customer.name ?? (customer.id ? t("Customers.unnamed", { id: customer.id }) : (customer.phone ?? t("Customers.nameless")));
         const tel = telHref(customer.phone);
         return (
-          <li key={customer.id} data-customer-id={customer.id} className="flex min-w-0 flex-col gap-3 rounded-lg border border-slate-200 bg-white p-4 shadow-sm">
+          // A customer may come without an id (the platform documents none): its place on the page keys it then.
+          <li key={customer.id ?? `at-${index}`} data-customer-id={customer.id ?? undefined} className="flex min-w-0 flex-col gap-3 rounded-lg border border-slate-200 bg-white p-4 shadow-sm">
             <div className="min-w-0">
               <h2 dir="auto" className="break-words text-base font-semibold">
                 {name}
@@ -56,7 +57,6 @@ export function CustomersList({ storeId, rows, t, format }: { storeId: number; r
             {customer.phone ? (
               <LinkWithStatus
                 href={storeHref(storeId, "orders", { phone: customer.phone })}
-                prefetch={false}
                 aria-label={t("Customers.seeOrdersOf", { name })}
                 className="self-start text-sm font-medium underline underline-offset-2"
               >

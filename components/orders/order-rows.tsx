@@ -16,14 +16,13 @@ export type OrderRowCells = [id: number, orderNumber: string, date: string, cust
  *
  * `href` is the list's own address with a trailing slash (an order's page is it plus the id); `statusLabels` names
  * each status on the page once. The look, and the store data's direction, are the `orders-table` rule of
- * app/globals.css. A row's link is not prefetched: a page shows up to 50, and a prefetch per row in view would be as
- * many requests for orders the merchant mostly never opens.
+ * app/globals.css.
  */
 export function OrderRows({ href, rows, statusLabels }: { href: string; rows: OrderRowCells[]; statusLabels: ReadonlyMap<string, string> }) {
   return rows.map(([id, orderNumber, date, customer, phone, wilaya, total, status]) => (
     <tr key={id}>
       <th scope="row">
-        <LinkWithStatus href={href + id} prefetch={false}>
+        <LinkWithStatus href={href + id}>
           {orderNumber}
         </LinkWithStatus>
       </th>

@@ -1,4 +1,4 @@
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq, isNull, sql } from "drizzle-orm";
 import type { DbOrTx } from "@/db/client";
 import { orderBackfills, orderSyncState, type OrderBackfill } from "@/db/schema";
 import { preparedPerDb } from "./prepared";
@@ -35,10 +35,16 @@ export async function startBackfillRow(db: DbOrTx, input: { storeId: number; run
     .onConflictDoUpdate({ target: orderBackfills.storeId, set: fresh });
 }
 
-/** Records one stored page and where the next starts; only for the run that read it. False when retired. */
+/**
+ * Records one stored page and where the next starts: only for the run that read it, and only from the cursor the
+ * page was read from (`from`, null for the first page), a compare-and-set in the one UPDATE. Two chunks that read
+ * the same page (a retried job overlapping the one it retried) cannot both count it, and one that saves late cannot
+ * move the cursor back: the second finds the cursor already moved on (a concurrent one waits on the row and then
+ * re-reads it). False when the run was retired or another chunk saved from that cursor first.
+ */
 export async function savePage(
   db: DbOrTx,
-  input: { storeId: number; runId: string; cursor: string | null; imported: number; newest: Date | null; at: Date },
+  input: { storeId: number; runId: string; from: string | null; cursor: string | null; imported: number; newest: Date | null; at: Date },
 ): Promise<boolean> {
   const rows = await db
     .update(orderBackfills)
@@ -50,7 +56,14 @@ export async function savePage(
       lastError: null,
       updatedAt: input.at,
     })
-    .where(and(eq(orderBackfills.storeId, input.storeId), eq(orderBackfills.runId, input.runId), eq(orderBackfills.status, "running")))
+    .where(
+      and(
+        eq(orderBackfills.storeId, input.storeId),
+        eq(orderBackfills.runId, input.runId),
+        eq(orderBackfills.status, "running"),
+        input.from === null ? isNull(orderBackfills.cursor) : eq(orderBackfills.cursor, input.from),
+      ),
+    )
     .returning({ storeId: orderBackfills.storeId });
   return rows.length > 0;
 }

@@ -10,20 +10,20 @@ import { orders } from "@/db/schema";
 export type PhoneOrderCounts = { orders: number; delivered: number; returned: number };
 
 /**
- * The counts for each of these phone spellings that has orders, keyed by the spelling as stored. One statement on
- * orders_store_phone_idx (store_id, customer_phone), whatever the number of phones.
+ * The counts for each of these phone keys (orders.customer_phone_key: every spelling of a number has the same key)
+ * that has orders. One statement on orders_store_phone_key_idx, whatever the number of keys.
  */
-export async function orderCountsByPhone(db: DbOrTx, storeId: number, phones: readonly string[]): Promise<Map<string, PhoneOrderCounts>> {
-  if (phones.length === 0) return new Map();
+export async function orderCountsByPhoneKey(db: DbOrTx, storeId: number, keys: readonly string[]): Promise<Map<string, PhoneOrderCounts>> {
+  if (keys.length === 0) return new Map();
   const rows = await db
     .select({
-      phone: orders.customerPhone,
+      key: orders.customerPhoneKey,
       orders: sql<number>`count(*)::int`,
       delivered: sql<number>`(count(*) filter (where ${orders.status} = 'delivered'))::int`,
       returned: sql<number>`(count(*) filter (where ${orders.status} = 'returned'))::int`,
     })
     .from(orders)
-    .where(and(eq(orders.storeId, storeId), inArray(orders.customerPhone, [...phones])))
-    .groupBy(orders.customerPhone);
-  return new Map(rows.map((row) => [row.phone ?? "", { orders: Number(row.orders), delivered: Number(row.delivered), returned: Number(row.returned) }]));
+    .where(and(eq(orders.storeId, storeId), inArray(orders.customerPhoneKey, [...keys])))
+    .groupBy(orders.customerPhoneKey);
+  return new Map(rows.map((row) => [row.key ?? "", { orders: Number(row.orders), delivered: Number(row.delivered), returned: Number(row.returned) }]));
 }

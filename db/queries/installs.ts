@@ -39,6 +39,14 @@ export async function listAllInstalls(db: DbOrTx): Promise<Install[]> {
   return db.select().from(installs).orderBy(asc(installs.storeId));
 }
 
+/** Installs grouped by state and granted scopes, with how many stores each holds: a few rows however many stores. */
+export async function countInstallsByGrant(db: DbOrTx): Promise<{ state: string; scopes: string[]; stores: number }[]> {
+  return db
+    .select({ state: installs.state, scopes: installs.scopes, stores: sql<number>`count(*)::int` })
+    .from(installs)
+    .groupBy(installs.state, installs.scopes);
+}
+
 /** What upsertInstalledStores wrote, and the rows of other stores (`staleStoreId`) it dropped for holding an install id it wrote. */
 export type UpsertedStores = { saved: Install[]; dropped: { staleStoreId: number; storeId: number; installId: number }[] };
 

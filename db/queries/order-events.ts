@@ -34,7 +34,7 @@ const ORDER_COLUMNS = [
   "order_number", "store_seq", "status", "payment_status", "payment_method", "delivery_type", "desk_name",
   "customer_name", "customer_phone", "customer_email", "wilaya_id", "wilaya_name", "commune", "address",
   "subtotal", "shipping_cost", "discount", "total", "promo_code", "customer_notes", "tracking_number",
-  "delivery_company", "created_at", "updated_at", "extra", "synced_at",
+  "delivery_company", "created_at", "updated_at", "extra", "customer_phone_key", "synced_at",
 ];
 
 const ITEM_COLUMNS = ["product_id", "variant_id", "product_name", "variant_name", "sku", "price", "quantity", "total", "source"];
@@ -49,7 +49,7 @@ const ITEM_COLUMNS = ["product_id", "variant_id", "product_name", "variant_name"
 export type EventStatement = (place: { param: (n: number) => string; claimed: string }) => { sql: string; params: unknown[] };
 
 /** Parameters of the statement below; a follow-up's are numbered after them. */
-const PARAMETERS = 33;
+const PARAMETERS = 34;
 
 function applyOrderEventSql(followUp?: string): string {
   return `
@@ -65,7 +65,7 @@ upserted as (
   select $3::int, $5::bigint, $6::text, $7::int, $8::text, $9::text, $10::text, $11::text, $12::text,
          $13::text, $14::text, $15::text, $16::int, $17::text, $18::text, $19::text,
          $20::numeric, $21::numeric, $22::numeric, $23::numeric, $24::text, $25::text, $26::text,
-         $27::text, $28::timestamptz, $29::timestamptz, $30::jsonb, now()
+         $27::text, $28::timestamptz, $29::timestamptz, $30::jsonb, $34::text, now()
   from target
   on conflict (store_id, id) do update set ${ORDER_COLUMNS.map((column) => `${column} = excluded.${column}`).join(", ")}
   where orders.updated_at < excluded.updated_at
@@ -148,7 +148,7 @@ function parameters(input: OrderEventInput): unknown[] {
     order.subtotal, order.shippingCost, order.discount, order.total, order.promoCode, order.customerNotes,
     order.trackingNumber, order.deliveryCompany, order.createdAt.toISOString(), order.updatedAt.toISOString(),
     Object.keys(order.extra).length > 0 ? JSON.stringify(order.extra) : null,
-    items, input.status, input.previousStatus,
+    items, input.status, input.previousStatus, order.customerPhoneKey,
   ];
 }
 

@@ -60,10 +60,10 @@ export function decodeOrderCursor(value: string | null | undefined): OrderCursor
 export type OrderListOptions = {
   status?: string | null;
   /**
-   * Customer phone: the spellings to match, exactly. The caller spells them out (lib/phone.ts phoneVariants gives
-   * every spelling of the same Algerian number); none or an empty list means no phone filter.
+   * Customer phone: the key to match (orders.customer_phone_key, lib/phone.ts phoneKey of what was typed), so every
+   * spelling of the number is found; none or empty means no phone filter.
    */
-  phones?: readonly string[] | null;
+  phoneKey?: string | null;
   cursor?: string | null;
   limit?: number;
 };
@@ -76,7 +76,7 @@ const LIST_COLUMNS =
   '((extract(epoch from "created_at") * 1000000)::bigint)::text as "created_at_micros" from "orders"';
 
 /**
- * The statement behind listOrdersPage, so tests and bench/scale.ts can EXPLAIN exactly what the page runs. Written
+ * The statement behind listOrdersPage, so tests and tooling/bench/scale.ts can EXPLAIN exactly what the page runs. Written
  * out rather than built by drizzle: the page runs it on every request, and drizzle's building and row mapping cost
  * more CPU than the database's index range scan. One text per filter shape (a prepared statement each).
  */
@@ -87,10 +87,9 @@ export function ordersPageQuery(storeId: number, options: OrderListOptions, rows
     params.push(options.status);
     where += ` and "status" = $${params.length}`;
   }
-  if (options.phones?.length) {
-    const first = params.length + 1;
-    params.push(...options.phones);
-    where += ` and "customer_phone" in (${options.phones.map((_, index) => `$${first + index}`).join(", ")})`;
+  if (options.phoneKey) {
+    params.push(options.phoneKey);
+    where += ` and "customer_phone_key" = $${params.length}`;
   }
   const cursor = decodeOrderCursor(options.cursor);
   if (cursor) {
@@ -100,7 +99,7 @@ export function ordersPageQuery(storeId: number, options: OrderListOptions, rows
   }
   params.push(rows);
   // NULLS LAST as in the indexes (drizzle writes `desc()` indexes that way): a plain DESC sorts nulls first, which
-  // the index cannot serve, and PostgreSQL would scan and sort the whole store instead (23 ms vs 0.05 ms at 100k).
+  // the index cannot serve, and PostgreSQL would scan and sort the whole store instead.
   const text = `${LIST_COLUMNS} where ${where} order by "created_at" desc nulls last, "id" desc nulls last limit $${params.length}`;
   return { text, params };
 }
@@ -138,7 +137,7 @@ function dateOfMicros(micros: string): Date {
 /**
  * One page of a store's orders, newest first, by keyset on (created_at desc, id desc): each page costs an index
  * range scan of `limit` rows however deep it is, which OFFSET could not promise on 100,000 orders. The status
- * filter uses orders_store_status_created_idx, the phone filter orders_store_phone_idx.
+ * filter uses orders_store_status_created_idx, the phone filter orders_store_phone_key_idx.
  */
 export async function listOrdersPage(db: DbOrTx, storeId: number, options: OrderListOptions = {}): Promise<OrderListPage> {
   const limit = Math.min(Math.max(Math.trunc(options.limit ?? ORDERS_PAGE_SIZE), 1), MAX_PAGE_SIZE);

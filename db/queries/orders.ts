@@ -41,6 +41,7 @@ function orderValues(storeId: number, order: OrderCopy, now: Date): NewOrder {
     deskName: order.deskName,
     customerName: order.customerName,
     customerPhone: order.customerPhone,
+    customerPhoneKey: order.customerPhoneKey,
     customerEmail: order.customerEmail,
     wilayaId: order.wilayaId,
     wilayaName: order.wilayaName,

@@ -89,22 +89,11 @@ export async function deleteRateBucketsBefore(db: DbOrTx, before: Date): Promise
 /** Buckets of the install flow's budgets (lib/oauth/install-budget.ts) start with this. */
 export const OAUTH_BUCKET_PREFIX = "oauth:";
 
-/** The install flow's day-long memory of networks where an install succeeded; kept apart from the short windows. */
-export const INSTALLER_BUCKET_PREFIX = `${OAUTH_BUCKET_PREFIX}installed:`;
-
-/** Deletes the install flow's budget windows that started before `before` (its installers' memory excepted). */
+/** Deletes the install flow's budget windows that started before `before`. */
 export async function deleteOAuthBucketsBefore(db: DbOrTx, before: Date): Promise<number> {
   const result = await db.execute(sql`
     delete from rate_buckets where window_start < ${before.toISOString()}::timestamptz
-    and bucket like ${`${OAUTH_BUCKET_PREFIX}%`} and bucket not like ${`${INSTALLER_BUCKET_PREFIX}%`} returning 1 as gone`);
-  return rowsOf(result).length;
-}
-
-/** Deletes the installers' memory windows that started before `before`. */
-export async function deleteInstallerBucketsBefore(db: DbOrTx, before: Date): Promise<number> {
-  const result = await db.execute(sql`
-    delete from rate_buckets where window_start < ${before.toISOString()}::timestamptz
-    and bucket like ${`${INSTALLER_BUCKET_PREFIX}%`} returning 1 as gone`);
+    and bucket like ${`${OAUTH_BUCKET_PREFIX}%`} returning 1 as gone`);
   return rowsOf(result).length;
 }
 

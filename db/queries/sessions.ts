@@ -52,7 +52,7 @@ export async function openSession(
           .where(and(eq(sessionStores.sessionId, replacing.id), gt(sessionStores.grantedAt, replacing.grantedAfter)));
         const deleted = await tx.delete(sessions).where(eq(sessions.id, replacing.id)).returning({ id: sessions.id });
         replaced = deleted.length > 0;
-        // Stryker disable next-line ConditionalExpression: equivalent under the lock above, which keeps the row until this transaction ends
+        // A safeguard: the lock above keeps the row until this transaction ends, so it is there to delete.
         if (!replaced) carried = [];
       }
     }
@@ -330,4 +330,18 @@ export async function deleteExpiredSessions(
     await tx.delete(sessionReplacements).where(lte(sessionReplacements.expiresAt, input.now));
     return rows.length;
   });
+}
+
+/**
+ * The stores a session holds or held until lately: its own rows while it exists (live, or past its limits but not yet
+ * written off), and the endings kept for it (ended_grants, 12 hours). A returning merchant's proof
+ * (lib/oauth/returning-merchant.ts) names one of them; ascending.
+ */
+export async function findSessionStoreIds(db: DbOrTx, sessionId: string): Promise<number[]> {
+  const result = await db.execute(sql`
+    select ${sessionStores.storeId} as store_id from ${sessionStores} where ${sessionStores.sessionId} = ${sessionId}
+    union
+    select ${endedGrants.storeId} from ${endedGrants} where ${endedGrants.sessionId} = ${sessionId}
+    order by 1`);
+  return rowsOf<{ store_id: number | string }>(result).map((row) => Number(row.store_id));
 }

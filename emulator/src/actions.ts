@@ -176,6 +176,19 @@ export function setAppStatus(ctx: EmulatorContext, status: AppStatus): App {
   return app;
 }
 
+/**
+ * Scopes the next consents leave out of the grant (emulator only): an install made now has the older scope list a
+ * store installed before a section added its scope would have. An empty list grants what is asked again.
+ */
+export function setWithheldScopes(ctx: EmulatorContext, scopes: string[]): string[] {
+  const app = theApp(ctx);
+  const unknown = scopes.find((scope) => !app.scopes.includes(scope));
+  if (unknown) throw new ActionError(422, `Scope not registered on the app: ${unknown}`);
+  app.withheldScopes = [...new Set(scopes)];
+  ctx.save();
+  return app.withheldScopes;
+}
+
 export function setStorePlan(ctx: EmulatorContext, storeId: number, plan: Plan, planExpiresAt?: string | null) {
   if (!PLANS.includes(plan)) throw new ActionError(422, `Plan must be one of ${PLANS.join(", ")}`);
   if (planExpiresAt !== undefined && planExpiresAt !== null && Number.isNaN(Date.parse(planExpiresAt))) {

@@ -46,6 +46,7 @@ const USAGE = `Usage: npm run emulator -- [command] [flags]
   set-status --order N --status S          change an order's status
   uninstall --store N            uninstall the app from a store
   app-status S                   draft | in_review | approved | rejected | suspended
+  withhold-scopes [SCOPE...]     next consents grant the older scope list, without these (none: off)
   plan --store N --plan P [--expires ISO]  change a store's plan
   advance SECONDS                move the clock forward
   tick                           run the order checker and dispatcher now
@@ -165,6 +166,8 @@ async function main(): Promise<void> {
       return call(flags, "POST", `stores/${needNumber(flags, "store")}/uninstall`);
     case "app-status":
       return call(flags, "POST", "app/status", { status: needString(positional[0], "the status") });
+    case "withhold-scopes":
+      return call(flags, "POST", "app/withheld-scopes", { scopes: positional });
     case "plan": {
       const body: Record<string, unknown> = { plan: needString(flags.plan, "--plan P") };
       if (typeof flags.expires === "string") body.planExpiresAt = flags.expires;

@@ -48,6 +48,11 @@ export type App = {
   redirectUris: string[];
   /** Scopes registered on the app (what an empty `scope` requests). */
   scopes: string[];
+  /**
+   * Emulator only, for trying a section that adds a scope: scopes every consent leaves out of the grant, as if the
+   * store had been installed by the app's older version with its older scope list. Absent or empty: none.
+   */
+  withheldScopes?: string[];
   webhook: {
     url: string;
     secret: string;

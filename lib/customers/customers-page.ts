@@ -1,7 +1,7 @@
 import type { DbOrTx } from "@/db/client";
-import { orderCountsByPhone, type PhoneOrderCounts } from "@/db/queries/customer-orders";
+import { orderCountsByPhoneKey, type PhoneOrderCounts } from "@/db/queries/customer-orders";
 import type { Customer, StoreClient } from "@/lib/platform";
-import { phoneVariants, typedPhone } from "@/lib/phone";
+import { algerianNational, phoneKey, typedPhone } from "@/lib/phone";
 import { storeHref } from "@/lib/sections";
 
 /**
@@ -40,28 +40,22 @@ export function customersHref(storeId: number, query: { phone?: string | null; c
  * number is sent in that form however it was typed (+213 550..., 00213 550...). Anything else goes as typed.
  */
 export function platformPhone(phone: string): string {
-  return phoneVariants(phone)[0] ?? phone;
+  return algerianNational(phone) ?? phone.replace(/[\s().-]/g, "");
 }
 
 const NO_ORDERS: PhoneOrderCounts = { orders: 0, delivered: 0, returned: 0 };
 
 /**
- * Each customer's orders, delivered and returned parcels from the app's orders, matched on every spelling of their
- * number (an order placed as +213 550 12 34 56 is the customer 0550123456's), in one query for the page.
+ * Each customer's orders, delivered and returned parcels from the app's orders, matched on the key of their number
+ * (lib/phone.ts phoneKey: an order placed as +213 (0) 550-12-34-56 is the customer 0550123456's), in one query for
+ * the page. Two customers with one number (the platform lists them apart) each show that number's history.
  */
 export async function withOrderHistory(db: DbOrTx, storeId: number, customers: readonly Customer[]): Promise<CustomerRow[]> {
-  const spellings = new Map(customers.map((customer) => [customer.id, customer.phone ? phoneVariants(customer.phone) : []]));
-  const counts = await orderCountsByPhone(db, storeId, [...new Set([...spellings.values()].flat())]);
-  return customers.map((customer) => {
-    const history = { ...NO_ORDERS };
-    for (const spelling of spellings.get(customer.id) ?? []) {
-      const found = counts.get(spelling);
-      if (!found) continue;
-      history.orders += found.orders;
-      history.delivered += found.delivered;
-      history.returned += found.returned;
-    }
-    return { ...customer, history };
+  const keys = customers.map((customer) => phoneKey(customer.phone));
+  const counts = await orderCountsByPhoneKey(db, storeId, [...new Set(keys.filter((key) => key !== null))]);
+  return customers.map((customer, index) => {
+    const key = keys[index];
+    return { ...customer, history: { ...((key ? counts.get(key) : undefined) ?? NO_ORDERS) } };
   });
 }
 

@@ -1,5 +1,4 @@
 import { isLocalPlatform, type RawEnv } from "@/lib/env";
-import { PRIVATE_NETWORKS } from "@/lib/http/cidr";
 import type { CheckResult } from "./types";
 
 const ID = "client-address";
@@ -13,6 +12,7 @@ const GUIDE = "see docs/deploy.md, \"The client address\"";
 export function checkClientAddress(raw: RawEnv): CheckResult {
   const hops = Number(raw.TRUST_PROXY_HOPS?.trim() || "0");
   const proxies = raw.TRUSTED_PROXIES?.trim() ?? "";
+  const count = proxies.split(",").filter((entry) => entry.trim()).length;
   if (isLocalPlatform(raw)) {
     return { id: ID, title: TITLE, status: "pass", detail: "a rehearsal on this machine: no per-address budget, the whole token budget" };
   }
@@ -27,17 +27,17 @@ export function checkClientAddress(raw: RawEnv): CheckResult {
     }
     return { id: ID, title: TITLE, status: "pass", detail };
   }
-  if (!proxies) {
+  if (count === 0) {
+    // The server refuses to start so (lib/env.ts): no default list is safe, so neither is guessed.
     return {
       id: ID,
       title: TITLE,
-      status: "warn",
+      status: "fail",
       detail:
-        `X-Forwarded-For is believed from any peer on loopback or a private network (${PRIVATE_NETWORKS.join(", ")}), up to ${hops} hop(s)` +
-        (hops > 1 ? "; an outer proxy on a public address (a CDN) is not trusted, so every merchant would count as its address" : ""),
-      fix: `list your proxies' addresses or CIDRs in TRUSTED_PROXIES (${GUIDE})`,
+        `TRUST_PROXY_HOPS is ${hops} but TRUSTED_PROXIES ${raw.TRUSTED_PROXIES === undefined ? "is unset" : "lists no proxy"}: production refuses to start` +
+        (hops > 1 ? "; an outer proxy not listed (a CDN) would count as every merchant's address" : ""),
+      fix: `list your proxies' addresses or CIDRs in TRUSTED_PROXIES, or set TRUST_PROXY_HOPS=0 (${GUIDE})`,
     };
   }
-  const count = proxies.split(",").filter((entry) => entry.trim()).length;
   return { id: ID, title: TITLE, status: "pass", detail: `X-Forwarded-For is read only from the ${count} listed proxy range(s), up to ${hops} hop(s); any other peer is the client itself` };
 }

@@ -1,6 +1,8 @@
 import { openDatabase, redactUrl, type DatabaseHandle } from "@/db/client";
+import { listAppEnvironments } from "@/db/queries/app-environments";
 import { listAppliedMigrations, pingDatabase } from "@/db/queries/health";
 import { redact } from "@/lib/log";
+import { judgeSharedDatabase } from "./jobs-checks";
 import { compareMigrations, shippedMigrations, type ExpectedMigration } from "./migrations";
 import type { CheckResult } from "./types";
 
@@ -27,7 +29,13 @@ function reason(error: unknown): string {
  */
 export async function checkDatabase(
   databaseUrl: string | null | undefined,
-  options: { open?: DatabaseOpener; timeoutMs?: number; shipped?: ExpectedMigration[] } = {},
+  options: {
+    open?: DatabaseOpener;
+    timeoutMs?: number;
+    shipped?: ExpectedMigration[];
+    /** VERCEL_ENV: with it, the deployments recorded in the database are judged (judgeSharedDatabase). */
+    environment?: string;
+  } = {},
 ): Promise<CheckResult[]> {
   const reachable = { id: "database.reachable", title: "Database" };
   const migrations = { id: "database.migrations", title: "Migrations" };
@@ -87,7 +95,10 @@ export async function checkDatabase(
         ];
       }
       const latest = shipped.at(-1)?.tag ?? "none";
-      return [reached, { ...migrations, status: "pass", detail: `all ${shipped.length} applied (latest ${latest})` }];
+      const applied: CheckResult = { ...migrations, status: "pass", detail: `all ${shipped.length} applied (latest ${latest})` };
+      if (!options.environment) return [reached, applied];
+      const recorded = await withTimeout(listAppEnvironments(handle.db), timeoutMs, "the database").catch(() => null);
+      return [reached, applied, judgeSharedDatabase(options.environment, recorded)];
     } catch (error) {
       return [reached, { ...migrations, status: "fail", detail: `cannot read the migrations table: ${reason(error)}` }];
     }

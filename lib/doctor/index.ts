@@ -3,6 +3,8 @@ import { checkDatabase, type DatabaseOpener } from "./database-checks";
 import { serviceDomainsOf } from "@/lib/webhook-url/domains";
 import { checkVariables, type RawEnv } from "./env-checks";
 import { isLocalPlatform } from "@/lib/env";
+import { checkJobsMode } from "./jobs-checks";
+import { checkRequestedScopes } from "./scope-checks";
 import { checkObservability } from "./observability-checks";
 import { checkApiReachable, checkClientCredentials } from "./platform-checks";
 import type { CheckResult, DoctorReport } from "./types";
@@ -14,7 +16,7 @@ export { isLocalPlatform } from "@/lib/env";
 export type DoctorOptions = {
   /** Extra service domains (besides those of SVC_AUTH_URL and SVC_API_URL and lib/webhook-url/domains.ts). */
   serviceDomains?: readonly string[];
-  /** Replaces the built-in list of serverless free subdomains. */
+  /** Replaces the Public Suffix List's free subdomains (lib/webhook-url/domains.ts) with this list. */
   serverlessDomains?: readonly string[];
   /** Skip the calls to the platform (no network), e.g. in a build sandbox. */
   skipPlatform?: boolean;
@@ -54,8 +56,12 @@ export async function runDoctor(raw: RawEnv, options: DoctorOptions = {}): Promi
   if (databaseLine?.status === "fail") {
     checks.push({ id: "database.reachable", title: "Database", status: "skip", detail: "needs a well-formed DATABASE_URL" });
   } else {
-    checks.push(...(await checkDatabase(raw.DATABASE_URL || null, { open: options.openDatabase, timeoutMs: options.timeoutMs })));
+    checks.push(
+      ...(await checkDatabase(raw.DATABASE_URL || null, { open: options.openDatabase, timeoutMs: options.timeoutMs, environment: raw.VERCEL_ENV || undefined })),
+    );
   }
+  checks.push(checkJobsMode(raw));
+  checks.push(checkRequestedScopes(raw));
 
   checks.push(checkClientAddress(raw));
   checks.push(...checkObservability(raw));

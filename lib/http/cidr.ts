@@ -3,8 +3,9 @@ import { BlockList, isIPv4, isIPv6 } from "node:net";
 /** The trusted proxies' addresses (TRUSTED_PROXIES, lib/env.ts) and the list lib/http/client-address.ts checks peers against. */
 
 /**
- * Where a proxy in front of a Node host usually is when TRUSTED_PROXIES is unset: this machine, a private network
- * (a container's bridge, a cloud's VPC), link-local. A public address is never trusted by default.
+ * Where a proxy in front of a Node host usually is, trusted when TRUSTED_PROXIES is unset in development: this
+ * machine, a private network (a container's bridge, a cloud's VPC), link-local. A public address is never trusted by
+ * default, and production behind proxies must list its own (lib/env.ts).
  */
 export const PRIVATE_NETWORKS = ["127.0.0.0/8", "10.0.0.0/8", "172.16.0.0/12", "192.168.0.0/16", "169.254.0.0/16", "::1/128", "fc00::/7", "fe80::/10"];
 

@@ -74,14 +74,18 @@ function compressIPv6(groups: number[]): string {
 }
 
 /**
- * The two keys an address is budgeted under: the client (an IPv4 address, or the IPv6 /64 one subscriber is given)
- * and its network (the IPv4 /24, the IPv6 /48), so rotating addresses within one allocation does not buy more.
+ * The keys an address is budgeted under: the client (an IPv4 address, or the IPv6 /64 one subscriber is given), its
+ * network (the IPv4 /24, the IPv6 /48) and the wider block around it (the IPv4 /16, the IPv6 /32: what one provider
+ * or one cloud region hands out), so rotating addresses within one allocation, or one provider's, does not buy more.
  */
-export function addressNetworks(address: string): { client: string; network: string } {
-  if (isIPv4(address)) return { client: address, network: `${address.slice(0, address.lastIndexOf("."))}.0/24` };
+export function addressNetworks(address: string): { client: string; network: string; wide: string } {
+  if (isIPv4(address)) {
+    const [a, b, c] = address.split(".");
+    return { client: address, network: `${a}.${b}.${c}.0/24`, wide: `${a}.${b}.0.0/16` };
+  }
   const groups = expandIPv6(address);
   const prefix = (count: number) => `${compressIPv6(groups.map((group, index) => (index < count ? group : 0)))}/${count * 16}`;
-  return { client: prefix(4), network: prefix(3) };
+  return { client: prefix(4), network: prefix(3), wide: prefix(2) };
 }
 
 function forwardedEntries(headers: Headers): string[] {
@@ -95,16 +99,35 @@ function isTrusted(list: BlockList, address: string): boolean {
   return list.check(address, isIPv4(address) ? "ipv4" : "ipv6");
 }
 
-/** The client's address (normalised), or null when it cannot be known. */
-export function clientAddress(headers: Headers, source: AddressSource): string | null {
-  if (source.hostHeader) return normaliseAddress(headers.get("x-real-ip") ?? forwardedEntries(headers).at(-1));
+/**
+ * The client's address (normalised) or null, and how the X-Forwarded-For walk went: `walked` is whether it started
+ * (the peer is a trusted proxy and TRUST_PROXY_HOPS ≥ 1), `read` how many of the header's entries it took. A walk
+ * that read fewer than TRUST_PROXY_HOPS entries stopped short: an outer proxy that is not in TRUSTED_PROXIES (a CDN's
+ * edge) became "the client", or the header ran out, and every client behind that proxy shares one budget.
+ */
+export function walkForwarded(headers: Headers, source: AddressSource): { address: string | null; walked: boolean; read: number } {
+  if (source.hostHeader) return { address: normaliseAddress(headers.get("x-real-ip") ?? forwardedEntries(headers).at(-1)), walked: false, read: 0 };
   let current = normaliseAddress(stampedPeer(headers.get(PEER_HEADER), source.proof));
   const entries = forwardedEntries(headers);
+  const walked = source.trustProxyHops > 0 && current !== null && isTrusted(source.trustedProxies, current);
+  let read = 0;
   for (let hop = 0; hop < source.trustProxyHops && current !== null && isTrusted(source.trustedProxies, current); hop += 1) {
+    const entry = entries.pop();
+    if (entry !== undefined) read += 1;
     // A trusted proxy with nothing left to name: the chain ran out before a client, so nobody is known.
-    current = normaliseAddress(entries.pop());
+    current = normaliseAddress(entry);
   }
-  return current;
+  return { address: current, walked, read };
+}
+
+/** Whether a walk stopped before reading TRUST_PROXY_HOPS entries (walkForwarded). */
+export function stoppedShort(walk: { walked: boolean; read: number }, source: AddressSource): boolean {
+  return walk.walked && walk.read < source.trustProxyHops;
+}
+
+/** The client's address (normalised), or null when it cannot be known. */
+export function clientAddress(headers: Headers, source: AddressSource): string | null {
+  return walkForwarded(headers, source).address;
 }
 
 /** Whether a request carries forwarding headers from a peer that is not a trusted proxy (logged once, as a warning). */

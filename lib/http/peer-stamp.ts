@@ -14,9 +14,8 @@ import type { Socket } from "node:net";
 
 export const PEER_HEADER = "x-app-peer-address";
 
-/** Process-wide, not module-wide: Next bundles instrumentation.ts and the route handlers apart. */
-// Stryker disable next-line StringLiteral: equivalent, any key both bundles share works; the name keeps it apart from others'
-const PROOF = Symbol.for("store-app-starter.peer-proof");
+/** Process-wide, not module-wide: Next bundles instrumentation.ts and the route handlers apart. Keyed by the header's name. */
+const PROOF = Symbol.for(PEER_HEADER);
 type WithProof = typeof globalThis & { [PROOF]?: string };
 
 /** This process's proof, or null while no subscription stamps requests. */

@@ -5,7 +5,7 @@ import { getDatabase } from "@/lib/database/app-database";
 import { env } from "@/lib/env";
 import { log } from "@/lib/log";
 import { migrateJobs, startBoss } from "./boss";
-import { CONTINUE_HEADER, workReadyJobs } from "./request-driven";
+import { askForDrain, CONTINUE_HEADER, drainOnce, HOP_HEADER } from "./request-driven";
 import { startWorker } from "./runtime";
 
 /**
@@ -26,35 +26,55 @@ export function worksAfterRequests(): boolean {
 }
 
 /**
- * Called by a request that created jobs (an install's import, a retried import) or shows one running: on a host
- * in JOBS_WORKER=requests mode, once the answer is sent, work the ready jobs within the function's time limit
- * (lib/jobs/request-driven.ts), and hand what is left to a fresh invocation of the cron route. Elsewhere a worker
- * takes the jobs and this does nothing.
+ * Called by a request that created jobs (an install's import, a retried import) or shows one running: on a host in
+ * JOBS_WORKER=requests mode, once the answer is sent, ask for the one drain (lib/jobs/request-driven.ts): one
+ * statement, and when no drain runs and work waits, one call to the app's own cron route, which drains after its
+ * answer. The request starts no job worker and opens no job pool of its own. Without CRON_SECRET (which the doctor
+ * refuses with `requests`) there is no route to ask, so the request drains itself, still under the lease. Elsewhere
+ * a worker takes the jobs and this does nothing.
  */
 export function workJobsAfterResponse(): void {
   if (!worksAfterRequests()) return;
+  const startedAt = Date.now();
   after(async () => {
     try {
-      const report = await workReadyJobs(await getDatabase(), {
-        continueElsewhere: env.CRON_SECRET ? continueInCronRoute : undefined,
-        logger: log.with({ component: "jobs" }),
+      const handle = await getDatabase();
+      const logger = log.with({ component: "jobs" });
+      await askForDrain(handle.db, async () => {
+        if (env.CRON_SECRET) return continueInCronRoute(0);
+        const report = await drainOnce(handle, { startedAt, logger });
+        log.info("jobs worked after a response", { component: "jobs", ranMs: report.ranMs, ready: report.ready, skipped: report.skipped });
       });
-      log.info("jobs worked after a response", { component: "jobs", ranMs: report.ranMs, ready: report.ready, continued: report.continued });
     } catch (error) {
-      log.warn("jobs after a response failed", { component: "jobs", error: error instanceof Error ? error.message : "unknown" });
+      log.warn("asking for the job drain failed", { component: "jobs", error: error instanceof Error ? error.message : "unknown" });
     }
   });
 }
 
-/** Asks the app's own cron route to carry on after its answer (it answers 202 at once). */
-export async function continueInCronRoute(): Promise<void> {
+/** Asks the app's own cron route to drain after its answer (it answers 202 at once), as hand-on number `hop`. */
+export async function continueInCronRoute(hop: number): Promise<void> {
   const answer = await fetch(new URL("/api/cron/jobs", env.APP_URL), {
     method: "POST",
-    headers: { authorization: `Bearer ${env.CRON_SECRET}`, [CONTINUE_HEADER]: "1" },
+    headers: { authorization: `Bearer ${env.CRON_SECRET}`, [CONTINUE_HEADER]: "1", [HOP_HEADER]: String(hop) },
     signal: AbortSignal.timeout(10_000),
   });
   await answer.body?.cancel();
   if (answer.status !== 202) throw new Error(`the cron route answered ${answer.status}`);
+}
+
+/**
+ * The cron route's drain after its 202 (JOBS_WORKER=requests): the deadline and the lease count from the route's
+ * start, and it hands on to the route again while it makes progress, up to MAX_HOPS.
+ */
+export function drainAfterResponse(startedAt: number, hop: number): void {
+  after(async () => {
+    try {
+      const report = await drainOnce(await getDatabase(), { startedAt, hop, continueElsewhere: continueInCronRoute, logger: log.with({ component: "jobs" }) });
+      log.info("jobs drained after a response", { component: "jobs", hop, ranMs: report.ranMs, ready: report.ready, continued: report.continued, skipped: report.skipped });
+    } catch (error) {
+      log.warn("job drain after a response failed", { component: "jobs", error: error instanceof Error ? error.message : "unknown" });
+    }
+  });
 }
 
 export function getJobs(): Promise<PgBoss> {

@@ -135,11 +135,12 @@ async function runChunkOf(
         if (!newest || order.createdAt > newest) newest = order.createdAt;
       }
       const at = now();
-      if (!(await savePage(tx, { ...run, cursor: next, imported: result.items.length, newest, at }))) return false;
+      if (!(await savePage(tx, { ...run, from: cursor ?? null, cursor: next, imported: result.items.length, newest, at }))) return false;
       if (next === null) await finishBackfill(tx, { ...run, at });
       return true;
     });
-    // A re-install reset the row meanwhile: that run's own job takes over from the first page.
+    // A re-install reset the row meanwhile (that run's own job takes over from the first page), or another chunk of
+    // this run saved from the same cursor first (it carries the import on; the orders written here were its too).
     if (!saved) return "stale";
     if (next === null) {
       logger.info("order import done", { pages: row.pages + page + 1 });

@@ -1,7 +1,6 @@
-import { sql } from "drizzle-orm";
-import { rowsOf, type DatabaseHandle } from "@/db/client";
+import type { DatabaseHandle } from "@/db/client";
 import type { PlatformOptions } from "@/lib/platform";
-import { JOB_SCHEMA } from "./boss";
+import { failAbandonedImports, readyJobs, takeBackOrphans } from "./drain-lease";
 import type { JobName } from "./queues";
 import { sendDueWork, startWorker } from "./runtime";
 import { queueStats, type QueueFigures } from "./stats";
@@ -19,8 +18,12 @@ export type DrainReport = {
   done: Partial<Record<JobName, { ok: number; failed: number }>>;
   /** The queue as this call left it. */
   left: QueueFigures[];
-  /** Jobs that could start now (new, or whose retry is due) when this call stopped. */
+  /** Jobs of the app's own queues that could start now (new, or whose retry is due) when this call stopped. */
   ready: number;
+  /** Jobs this call started that had not ended when its hand-back time ran out (they still run in this process). */
+  stillRunning: number;
+  /** Jobs an earlier, ended drain had left marked active, which this call took back (`takeBack`). */
+  takenBack: number;
 };
 
 export async function workUntil(
@@ -31,16 +34,33 @@ export async function workUntil(
     platform?: Omit<PlatformOptions, "db">;
     /** Send the minute's polls and the day's purge first (the cron route); false for request-driven work. */
     sendDue?: boolean;
+    /**
+     * When the invocation began (its route's start, Date.now()): the deadline is counted from there, since the
+     * platform's time limit is. Defaults to this call's start.
+     */
+    startedAt?: number;
+    /**
+     * Only where drains alone work the queue (JOBS_WORKER=requests), and under the drain lease: jobs left active
+     * by an earlier drain are taken back first (lib/jobs/drain-lease.ts takeBackOrphans).
+     */
+    takeBack?: boolean;
   },
 ): Promise<DrainReport> {
-  const started = Date.now();
+  const started = options.startedAt ?? Date.now();
   const done: DrainReport["done"] = {};
   let running = 0;
+  let takenBack = 0;
   const worker = await startWorker(handle, {
     platform: options.platform,
     pollingIntervalSeconds: 1,
     // A call of a few seconds, often through a pooler that cannot LISTEN: a connection of its own would buy nothing.
     listen: false,
+    // Before this call's own loops start, so only an ended drain's jobs are active.
+    beforeWork: options.takeBack
+      ? async (boss) => {
+          takenBack = await takeBackOrphans(handle.db, boss);
+        }
+      : undefined,
     onJobStart: () => running++,
     onJobDone: (name, ok) => {
       running--;
@@ -60,7 +80,7 @@ export async function workUntil(
     while (Date.now() - started < options.deadlineMs && idleChecks < 2) {
       await new Promise((resolve) => setTimeout(resolve, 1_000));
       const figures = await queueStats(worker.boss);
-      ready = await readyJobs(handle);
+      ready = await readyJobs(handle.db);
       const busy = ready > 0 || running > 0;
       idleChecks = busy ? 0 : idleChecks + 1;
       left = figures;
@@ -68,15 +88,10 @@ export async function workUntil(
   } finally {
     await worker.stop(options.handBackMs ?? 8_000);
   }
+  // An import whose last attempt the engine failed (killed at its heartbeat or expiry, or taken back above) is shown
+  // to the merchant as failed, with the retry, rather than running for ever.
+  await failAbandonedImports(handle.db);
   // What the hand-back left (a stopped backfill chunk queued its successor).
-  ready = await readyJobs(handle);
-  return { ranMs: Date.now() - started, done, left, ready };
-}
-
-/** Jobs a worker could take now: new ones and due retries, not those waiting for a later start. */
-async function readyJobs(handle: DatabaseHandle): Promise<number> {
-  const result = await handle.db.execute(
-    sql.raw(`select count(*)::int as n from ${JOB_SCHEMA}.job where state in ('created', 'retry') and start_after <= now()`),
-  );
-  return Number(rowsOf<{ n: number }>(result)[0]?.n ?? 0);
+  ready = await readyJobs(handle.db);
+  return { ranMs: Date.now() - started, done, left, ready, stillRunning: running, takenBack };
 }

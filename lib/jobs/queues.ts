@@ -19,6 +19,13 @@ export const JOB = {
 export type JobName = (typeof JOB)[keyof typeof JOB];
 
 /**
+ * The queues startWorker (lib/jobs/runtime.ts) works: a drain counts and waits for these only. A job in a queue no
+ * worker of this app handles (one a developer created by hand, pg-boss's own) would otherwise keep a drain busy
+ * and make it hand on, call after call, for ever.
+ */
+export const WORKED_QUEUES: readonly JobName[] = Object.values(JOB);
+
+/**
  * `notify`: a job sent to the queue wakes the workers at once through PostgreSQL's NOTIFY (pg-boss's LISTEN/NOTIFY,
  * lib/jobs/boss.ts), so their loops need not poll every 2 s to start it promptly: idle, they check every
  * IDLE_POLLING_SECONDS (lib/jobs/runtime.ts) for what no NOTIFY announces (a retry's delay ending, a crashed worker's

@@ -8,6 +8,7 @@ import { pollableStoreIds, syncStoreOrders } from "@/lib/sync/orders-sync";
 import { purgeUninstalledStores } from "@/lib/webhooks/retention";
 import { recordChunkFailure, runBackfillChunk, type BackfillJob } from "./backfill";
 import { startBoss } from "./boss";
+import { failAbandonedImports } from "./drain-lease";
 import { JOB, SCHEDULES, type JobName } from "./queues";
 
 /**
@@ -54,6 +55,8 @@ export type WorkerOptions = {
   /** Told of every job this worker starts, and of every one it finished (the cron route reports them). */
   onJobStart?: (name: JobName) => void;
   onJobDone?: (name: JobName, ok: boolean) => void;
+  /** Run once the engine is up and before any queue is worked (a drain takes back what an ended drain left). */
+  beforeWork?: (boss: PgBoss) => Promise<void>;
 };
 
 /**
@@ -81,6 +84,12 @@ export async function startWorker(handle: DatabaseHandle, options: WorkerOptions
     listen: options.listen ?? true,
   });
   const db = handle.db;
+  try {
+    await options.beforeWork?.(boss);
+  } catch (error) {
+    await boss.stop({ graceful: false, close: true });
+    throw error;
+  }
   const concurrency = Math.max(1, options.concurrency ?? 4);
   const pollingIntervalSeconds = options.pollingIntervalSeconds ?? 2;
   const idlePollingSeconds = options.idlePollingSeconds ?? options.pollingIntervalSeconds ?? IDLE_POLLING_SECONDS;
@@ -109,8 +118,7 @@ export async function startWorker(handle: DatabaseHandle, options: WorkerOptions
         }
       });
 
-  const importChunk = async ([job]: JobWithMetadata<BackfillJob>[]) => {
-    if (!job) return;
+  const importChunk = counted(JOB.backfill, async (job: JobWithMetadata<BackfillJob>) => {
     const signal = AbortSignal.any([job.signal, stopping.signal]);
     try {
       const outcome = await runBackfillChunk(
@@ -133,34 +141,46 @@ export async function startWorker(handle: DatabaseHandle, options: WorkerOptions
       logger.warn("order import chunk failed", { storeId: job.data.storeId, attempt: job.retryCount + 1, final, error: detail });
       throw new Error(detail);
     }
-  };
+  });
+  // Imports are taken `importConcurrency` at a time by one loop, run side by side, and a batch that came back full
+  // is followed at once by the next. Taken one at a time, a loop waited out the idle check (10 s) after each chunk
+  // unless a new job's NOTIFY woke it: after an install wave of 1,000 stores its imports finished about 30 a
+  // minute, and a store whose import had not begun is not polled (lib/sync/orders-sync.ts), so half the stores went
+  // unlisted for minutes (docs/benchmarks.md, polling during an install wave). A loop of one job bursts on the
+  // engine's cached backlog instead, which lags by up to a minute.
   const importConcurrency = Math.max(1, options.importConcurrency ?? Math.floor(concurrency / 2));
-  await boss.work(JOB.backfill, { ...polling, localConcurrency: importConcurrency, includeMetadata: true as const }, counted(JOB.backfill, importChunk));
+  await boss.work(
+    JOB.backfill,
+    {
+      ...polling,
+      includeMetadata: true,
+      batchSize: importConcurrency,
+      ...(importConcurrency > 1 ? { burstWhenBatchFull: true } : { burstWhenReadyExceeds: 1 }),
+      perJobResults: true,
+    },
+    eachJob<JobWithMetadata<BackfillJob>>(importChunk),
+  );
 
-  // A poll is mostly waiting on the platform (about 300 ms a call), so each loop takes a batch of stores and polls
-  // them side by side: one store a loop with a wait between fetches polled about 250 stores a minute on 2 processes
-  // (bench/polling-scale.ts). Each job keeps its own outcome; the stately queue still holds one poll per store.
+  // A poll is mostly waiting on the platform, so each loop takes a batch of stores and polls them side by side: one
+  // store a loop would leave the worker idle between fetches (tooling/bench/polling-scale.ts measures the rate). Each
+  // job keeps its own outcome; the stately queue still holds one poll per store.
   const pollBatchSize = Math.max(1, options.pollBatchSize ?? POLL_BATCH_SIZE);
   await boss.work<{ storeId: number }>(
     JOB.poll,
     { ...polling, batchSize: pollBatchSize, burstWhenBatchFull: true, localConcurrency: concurrency, perJobResults: true },
-    async (jobs) =>
-      Promise.all(
-        jobs.map(async (job): Promise<JobResult> => {
-          options.onJobStart?.(JOB.poll);
-          try {
-            const result = await syncStoreOrders(db, job.data.storeId, { platform: options.platform, logger });
-            // A failed poll is recorded on the store (order_sync_state.last_error); the next minute's poll tries again.
-            options.onJobDone?.(JOB.poll, true);
-            return { id: job.id, status: "completed", output: { outcome: result.outcome, fetched: result.fetched } };
-          } catch (error) {
-            options.onJobDone?.(JOB.poll, false);
-            const message = error instanceof Error ? error.message : "unknown error";
-            logger.warn("order poll failed", { storeId: job.data.storeId, error: message });
-            return { id: job.id, status: "failed", output: { message } };
-          }
-        }),
-      ),
+    eachJob<Job<{ storeId: number }>>(
+      async (job) => {
+        options.onJobStart?.(JOB.poll);
+        const result = await syncStoreOrders(db, job.data.storeId, { platform: options.platform, logger });
+        // A failed poll is recorded on the store (order_sync_state.last_error); the next minute's poll tries again.
+        options.onJobDone?.(JOB.poll, true);
+        return { outcome: result.outcome, fetched: result.fetched };
+      },
+      (job, message) => {
+        options.onJobDone?.(JOB.poll, false);
+        logger.warn("order poll failed", { storeId: job.data.storeId, error: message });
+      },
+    ),
   );
 
   await boss.work(JOB.pollFanOut, polling, counted(JOB.pollFanOut, async () => {
@@ -187,33 +207,56 @@ export async function startWorker(handle: DatabaseHandle, options: WorkerOptions
   await boss.work<NewOrderJob>(
     JOB.newOrder,
     { ...polling, batchSize: NEW_ORDER_BATCH_SIZE, burstWhenBatchFull: true, perJobResults: true },
-    async (jobs) =>
-      Promise.all(
-        jobs.map(async (job): Promise<JobResult> => {
-          try {
-            await newOrder(job);
-            return { id: job.id, status: "completed" };
-          } catch (error) {
-            const message = error instanceof Error ? error.message : "unknown error";
-            logger.warn("new order job failed", { storeId: job.data.storeId, eventId: job.data.eventId, attempt: job.retryCount + 1, error: message });
-            return { id: job.id, status: "failed", output: { message } };
-          }
-        }),
-      ),
+    eachJob<Job<NewOrderJob>>(newOrder, (job, message) =>
+      logger.warn("new order job failed", { storeId: job.data.storeId, eventId: job.data.eventId, attempt: job.retryCount + 1, error: message }),
+    ),
   );
 
+  // The long-running worker that keeps the schedules also shows the merchant an import whose last attempt the
+  // engine failed without our handler (killed at its heartbeat or expiry): failed, with the retry. A drain does it
+  // at its end (lib/jobs/drain.ts).
+  let abandonedCheck: ReturnType<typeof setInterval> | undefined;
   if (options.schedule) {
     for (const { name, cron } of SCHEDULES) await boss.schedule(name, cron, null, { tz: "UTC" });
+    abandonedCheck = setInterval(() => {
+      failAbandonedImports(db).catch((error: unknown) => logger.warn("abandoned import check failed", { error: error instanceof Error ? error.message : "unknown" }));
+    }, ABANDONED_IMPORT_CHECK_MS);
+    abandonedCheck.unref();
   }
 
   return {
     boss,
     async stop(timeoutMs = 8_000) {
+      clearInterval(abandonedCheck);
       stopping.abort();
       await boss.stop({ graceful: true, timeout: timeoutMs, close: true });
     },
   };
 }
+
+/**
+ * A batch handler (`perJobResults`) that runs each job of the batch side by side and keeps each one's outcome: what
+ * `run` returns is the job's output, and a job whose `run` throws is failed alone (and retried by the engine), after
+ * `onFailure` is told why; the rest of its batch completes.
+ */
+function eachJob<J extends { id: string }>(run: (job: J) => Promise<object | void>, onFailure?: (job: J, message: string) => void) {
+  return (jobs: J[]): Promise<JobResult[]> =>
+    Promise.all(
+      jobs.map(async (job): Promise<JobResult> => {
+        try {
+          const output = await run(job);
+          return output ? { id: job.id, status: "completed", output } : { id: job.id, status: "completed" };
+        } catch (error) {
+          const message = error instanceof Error ? error.message : "unknown error";
+          onFailure?.(job, message);
+          return { id: job.id, status: "failed", output: { message } };
+        }
+      }),
+    );
+}
+
+/** How often the scheduling worker looks for imports whose job the engine failed for good. */
+const ABANDONED_IMPORT_CHECK_MS = 60_000;
 
 /** New-order jobs a worker takes at once (one per order.created webhook). */
 export const NEW_ORDER_BATCH_SIZE = 50;

@@ -8,7 +8,7 @@ import { log } from "@/lib/log";
 import { exchangeCode, type OAuthClient } from "@/lib/oauth/token-client";
 import { checkCallback } from "./callback";
 import type { FailureReason } from "./failure-reasons";
-import { admitTokenCall, recordInstaller, type BudgetedClient } from "./install-budget";
+import { admitTokenCall, type BudgetedClient } from "./install-budget";
 import type { InstallAttempt } from "./pkce";
 import { failureReasonFor } from "./token-response";
 
@@ -32,7 +32,7 @@ export async function completeInstall(
     jobs: PgBoss;
     /**
      * Given (the route always gives it), the state is spent and the budgets (lib/oauth/install-budget.ts) are
-     * taken before any token call, charged to `client`; an install remembers the client's network for the reserve.
+     * taken before any token call, charged to `client` (and to the returning merchant's proof it carries).
      * Tests of the exchange alone leave it out.
      */
     admission?: { client: BudgetedClient; /** The budgets' clock; the database's unless given. */ now?: Date };
@@ -43,7 +43,6 @@ export async function completeInstall(
   const now = input.now ?? Date.now();
   const check = checkCallback(input.params, input.attempt, now);
   if (!check.ok) {
-    // Stryker disable next-line StringLiteral,ObjectLiteral: log text only; the reason is returned and tested
     log.info("install callback refused", { reason: check.reason });
     return check;
   }
@@ -55,7 +54,6 @@ export async function completeInstall(
       now: input.admission.now,
     });
     if (!admission.ok) {
-      // Stryker disable next-line StringLiteral,ObjectLiteral: log text only; the reason is returned and tested
       log.warn("install callback held back", { reason: admission.reason });
       return admission;
     }
@@ -67,22 +65,15 @@ export async function completeInstall(
       await enqueueBackfills(input.jobs, tx, saved.map((install) => install.storeId));
       return saved;
     });
-    const installer = input.admission;
-    // The network earns the token budget's reserve; losing that note must not fail an install that succeeded.
-    // Stryker disable next-line ConditionalExpression: equivalent, without an address the note fails inside the promise the catch swallows
-    if (installer?.client.address) await recordInstaller(db, { address: installer.client.address, now: installer.now }).catch(() => undefined);
-    // Stryker disable all: log line only; what was installed is returned and tested
     log.info("installed", {
       stores: installs.map((install) => install.storeId),
       installIds: installs.map((install) => install.installId),
       scopes: exchange.scopes,
     });
-    // Stryker restore all
     return { ok: true, installs };
   } catch (error) {
     const reason = failureReasonFor(error);
 
-    // Stryker disable next-line StringLiteral,ObjectLiteral: log text only; the reason is returned and tested
     log.warn("install failed", { reason, error });
     return { ok: false, reason };
   }

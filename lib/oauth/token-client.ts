@@ -82,7 +82,6 @@ export async function exchangeCode(
   const text = await response.text().catch(() => "");
   if (!response.ok) {
     const error = errorFromTokenResponse(response.status, response.headers, text);
-    // Stryker disable next-line StringLiteral,ObjectLiteral: log text only; the error thrown is tested
     log.warn("token exchange refused", { status: error.status, oauthError: error.code, requestId: error.requestId });
     throw error;
   }

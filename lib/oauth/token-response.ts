@@ -62,8 +62,7 @@ export function parseTokenSuccess(body: unknown): TokenExchangeResult {
       message: "Token endpoint refused the exchange: invalid_grant (No approved store could be installed)",
     });
   }
-  // Stryker disable next-line Regex: equivalent, splitting on single spaces leaves empty strings that filter() drops
-  return { scopes: parsed.data.scope.split(/\s+/).filter(Boolean), stores };
+  return { scopes: parsed.data.scope.split(/\s/).filter(Boolean), stores };
 }
 
 const errorBody = z.object({ error: z.string().min(1).max(100), error_description: z.string().optional() });
@@ -72,8 +71,8 @@ function retryAfterSeconds(headers: Headers): number | null {
   const value = headers.get("retry-after");
   if (!value) return null;
   const seconds = Number(value);
-  // Stryker disable next-line EqualityOperator: equivalent, "0" read as a date instead (1 Jan 2000, past) is also 0
-  if (Number.isFinite(seconds) && seconds >= 0) return Math.ceil(seconds);
+  // A negative number is no wait the app honours, nor a date.
+  if (Number.isFinite(seconds)) return seconds < 0 ? null : Math.ceil(seconds);
   const date = Date.parse(value);
   return Number.isNaN(date) ? null : Math.max(0, Math.ceil((date - Date.now()) / 1000));
 }

@@ -1,7 +1,9 @@
 import "server-only";
 import type { PgBoss } from "pg-boss";
 import type { DatabaseHandle, Db } from "@/db/client";
+import { countInstallsByGrant } from "@/db/queries/installs";
 import { listSyncProgress } from "@/db/queries/sync-progress";
+import { countStoresLackingScopes } from "@/lib/installs/scopes";
 import { mayCallPlatform } from "@/lib/installs/state";
 import { queueStats } from "@/lib/jobs/stats";
 import { registerCollector, type CollectedMetric } from "./registry";
@@ -60,6 +62,21 @@ export async function collectSyncLag(db: Db, now: Date): Promise<CollectedMetric
       series: SYNC_LAG_THRESHOLDS.map((over) => ({ labels: { over: String(over) }, value: lags.filter((lag) => lag.seconds > over).length })),
     },
     { name: "store_app_order_sync_polled_stores", help: "Stores the poller reads (installed and allowed to call the platform).", type: "gauge", series: [{ value: lags.length }] },
+  ];
+}
+
+/**
+ * For every scope the app needs (lib/installs/scopes.ts), how many stores the app reaches lack it: after a deploy
+ * whose new section adds a scope, the figure falls as merchants approve it. One grouped statement, a few rows.
+ */
+export async function collectScopeGaps(db: Db): Promise<CollectedMetric[]> {
+  return [
+    {
+      name: "store_app_stores_missing_scope",
+      help: "Stores the app reaches whose grant lacks a scope the app needs (their merchants are asked to approve it), by scope.",
+      type: "gauge",
+      series: countStoresLackingScopes(await countInstallsByGrant(db)).map((row) => ({ labels: { scope: row.scope }, value: row.stores })),
+    },
   ];
 }
 
@@ -152,6 +169,7 @@ export type ScrapeSources = {
 export function registerScrapeCollectors(sources: ScrapeSources): void {
   registerCollector("database_pool", async () => collectPool(sources.isOpening() ? null : await sources.database().catch(() => null)));
   registerCollector("order_sync", async () => syncLagOf(await sources.db()));
+  registerCollector("scope_gaps", async () => collectScopeGaps(await sources.db()));
   const jobs = sources.jobs;
   if (jobs) registerCollector("job_queue", async () => collectJobQueue(await jobs()));
 }

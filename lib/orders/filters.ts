@@ -1,5 +1,5 @@
 import { decodeOrderCursor, type OrderListOptions } from "@/db/queries/order-views";
-import { phoneVariants, typedPhone } from "@/lib/phone";
+import { phoneKey, typedPhone } from "@/lib/phone";
 import { storeHref } from "@/lib/sections";
 import { isKnownOrderStatus } from "./status";
 
@@ -37,9 +37,13 @@ export function ordersHref(storeId: number, filters: Partial<OrderFilters>): str
   return storeHref(storeId, "orders", { status: filters.status, phone: filters.phone, cursor: filters.cursor });
 }
 
-/** What the orders query is asked for these filters: a phone matches however it was stored (lib/phone.ts). */
+/**
+ * What the orders query is asked for these filters: a phone matches every order whose number has the same key
+ * (lib/phone.ts phoneKey), however either was spelled. A phone without a digit has no key and is matched as typed,
+ * which no key equals: it finds no order rather than every order.
+ */
 export function orderListOptions(filters: OrderFilters): OrderListOptions {
-  return { status: filters.status, cursor: filters.cursor, phones: filters.phone ? phoneVariants(filters.phone) : null };
+  return { status: filters.status, cursor: filters.cursor, phoneKey: filters.phone ? (phoneKey(filters.phone) ?? filters.phone) : null };
 }
 
 /** A page marker this app never wrote (cut, edited, forged): the orders page answers 404 to it and reads nothing. */

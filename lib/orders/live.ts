@@ -10,8 +10,8 @@ import { hasUnknownCursor, orderListOptions, parseOrderFilters, type OrderFilter
 
 /**
  * An open orders page stays current by asking "has what I show changed?" every few seconds, and is rendered again
- * only when it has (components/refresh-while-visible.tsx). Rendering the whole page on every tick cost the server
- * a full render and the merchant's phone the page's payload (about 5 to 6 kB compressed) every 5 s per open tab; the
+ * only when it has (components/refresh-while-visible.tsx). Rendering the whole page on every tick costs the server
+ * a full render and the merchant's phone the page's payload every few seconds per open tab; the
  * question costs the page's two statements and an answer of no content.
  */
 
@@ -41,8 +41,8 @@ const COLUMNS = Object.keys(ROW_TEXT) as (keyof OrderListRow)[];
 /**
  * A short digest of what the page shows: any change a reload would show (a new order, a status, a store
  * disconnected, the import's progress) gives another. It travels in the page's HTML, so it holds nothing the page
- * does not already show. Written out field by field: JSON.stringify of the page (its dates above all) cost some
- * 90 µs a render, this some 40 µs (docs/benchmarks.md).
+ * does not already show. Written out field by field: JSON.stringify of the page (its dates above all) costs about
+ * twice as much on every render.
  */
 export function ordersPageVersion(view: OrdersPageView): string {
   let text = "";

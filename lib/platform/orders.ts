@@ -1,6 +1,7 @@
 import "server-only";
 import { z } from "zod";
 import type { OrderCopy, OrderCopyItem } from "@/db/order-copy";
+import { phoneKey } from "@/lib/phone";
 import { PlatformError } from "./errors";
 import { defineResource, intLike, isoDate, listEnvelope, money, optionalText, paginate, parseAnswer, toPage, type Page } from "./resource";
 
@@ -139,6 +140,7 @@ export function parsePlatformOrder(raw: unknown): PlatformOrder {
     deskName: order.desk_name ?? null,
     customerName: order.customer_name ?? null,
     customerPhone: order.customer_phone ?? null,
+    customerPhoneKey: phoneKey(order.customer_phone),
     customerEmail: order.customer_email ?? null,
     wilayaId: order.wilaya_id ?? null,
     wilayaName: order.wilaya_name ?? null,

@@ -4,6 +4,7 @@ import { findInstall, listAllInstalls } from "@/db/queries/installs";
 import { upsertOrder } from "@/db/queries/orders";
 import { findSyncState, recordPoll } from "@/db/queries/sync-state";
 import type { Install } from "@/db/schema";
+import { lackingScopes, SYNC_SCOPES } from "@/lib/installs/scopes";
 import { mayCallPlatform } from "@/lib/installs/state";
 import { log as rootLogger, type Logger } from "@/lib/log";
 import { isPlatformError, platformFor, type PlatformOptions, type PlatformOrder } from "@/lib/platform";
@@ -70,8 +71,10 @@ export function describeFailure(error: unknown): string {
  */
 export function canPoll(install: Install): string | null {
   if (!mayCallPlatform(install.state) || !install.tokenCiphertext) return `install ${install.state}`;
-  // Without orders:read the list answers 403; asking would only spend the store's budget.
-  if (!install.scopes.includes("orders:read")) return "orders:read not granted";
+  // Without the sync's scope the list answers 403: the store waits, without a call, for the merchant to approve it
+  // (lib/installs/scopes.ts; its pages ask), and the re-install that grants it starts a fresh import.
+  const lacking = lackingScopes(install.scopes, SYNC_SCOPES);
+  if (lacking.length > 0) return `${lacking.join(" ")} not granted`;
   return null;
 }
 

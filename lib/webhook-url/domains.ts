@@ -1,47 +1,35 @@
 import { isIP } from "node:net";
+import { getDomain, parse } from "tldts";
 
 /**
  * Host lists behind the webhook URL rules (./rules.ts), which the emulator's console and the doctor share. The
  * platform's console refuses webhook URLs on the service's own domains and on the free subdomains of serverless
  * hosts and tunnels (a custom domain on the same host is fine).
  *
- * To extend: add a suffix below (no leading dot). A host matches a suffix when it equals it or ends with
- * "." + suffix. `npm run doctor -- --service-domain example.com` adds service domains for one run.
+ * Free subdomains are read from the Public Suffix List's private section (through `tldts`, kept up to date
+ * upstream): a provider lists there the domains under which anyone gets a name (vercel.app, netlify.app,
+ * herokuapp.com, pages.dev, the tunnels' ngrok.app and trycloudflare.com), so a host under one is a free subdomain.
+ * `npm run doctor -- --service-domain example.com` adds service domains for one run.
  */
-export const SERVERLESS_FREE_DOMAINS: readonly string[] = [
-  "vercel.app",
-  "now.sh",
-  "netlify.app",
-  "pages.dev",
-  "workers.dev",
-  "herokuapp.com",
-  "onrender.com",
-  "fly.dev",
-  "railway.app",
-  "deno.dev",
-  "web.app",
-  "firebaseapp.com",
-  "appspot.com",
-  "run.app",
-  "cloudfunctions.net",
-  "azurewebsites.net",
-  "azurestaticapps.net",
-  "amplifyapp.com",
-  "on.aws",
-  "koyeb.app",
-  "replit.app",
-  "repl.co",
-  "glitch.me",
-  "netlify.live",
-  "netlify.com",
-  "up.railway.app",
-  "deta.app",
-  "vercel.dev",
-  "ngrok.io",
-  "ngrok-free.app",
-  "ngrok.app",
-  "trycloudflare.com",
-];
+
+/**
+ * Hosting and tunnel domains whose subdomains anyone gets, which the Public Suffix List does not list (checked
+ * against tldts 7.6.0; tests/unit/doctor-webhook-url.test.ts fails once the list names one, so it can go). To
+ * extend: add a domain (no leading dot); a host matches when it equals it or ends with "." + domain.
+ */
+export const FREE_SUBDOMAINS_OUTSIDE_PSL: readonly string[] = ["railway.app", "on.aws", "koyeb.app", "glitch.me", "netlify.live", "netlify.com", "deta.app"];
+
+/**
+ * The provider domain when `host` is one of its free subdomains (or the domain itself), else null: the Public
+ * Suffix List's private section, then FREE_SUBDOMAINS_OUTSIDE_PSL. Named by its registrable domain ("up.railway.app"
+ * is railway.app's), which is what a developer recognises. `replaceWith` swaps both for a list (a doctor option).
+ */
+export function freeSubdomainProvider(host: string, replaceWith?: readonly string[]): string | null {
+  if (replaceWith) return replaceWith.find((domain) => isOnDomain(host, domain)) ?? null;
+  const parsed = parse(host, { allowPrivateDomains: true });
+  if (parsed.isPrivate && parsed.publicSuffix) return getDomain(parsed.publicSuffix) ?? parsed.publicSuffix;
+  return FREE_SUBDOMAINS_OUTSIDE_PSL.find((domain) => isOnDomain(host, domain)) ?? null;
+}
 
 /** Top-level names that never resolve on the public internet (RFC 2606, 6761, 6762, 7686 and common private ones). */
 export const NON_PUBLIC_TLDS: ReadonlySet<string> = new Set([
@@ -54,21 +42,13 @@ export const NON_PUBLIC_TLDS: ReadonlySet<string> = new Set([
  */
 export const SERVICE_DOMAINS: readonly string[] = [];
 
-/** Second-level public suffixes common where the platform operates; enough to find a registrable domain. */
-const TWO_LABEL_SUFFIXES = new Set([
-  "com.dz", "org.dz", "net.dz", "edu.dz", "gov.dz",
-  "co.uk", "org.uk", "com.au", "co.nz", "co.za", "com.br", "co.jp", "com.tr", "com.sa", "com.eg", "com.tn", "co.ma",
-]);
-
 /**
  * The registrable domain of a host ("api.shop.example.com" -> "example.com", "auth.store.com.dz" ->
- * "store.com.dz"). An approximation without the full public suffix list, good for the hosts at hand.
+ * "store.com.dz"), by the Public Suffix List's ICANN section; a name without one (localhost) is itself.
  */
 export function registrableDomain(host: string): string {
-  const labels = host.toLowerCase().replace(/\.$/, "").split(".");
-  if (labels.length <= 2) return labels.join(".");
-  const lastTwo = labels.slice(-2).join(".");
-  return TWO_LABEL_SUFFIXES.has(lastTwo) ? labels.slice(-3).join(".") : lastTwo;
+  const name = host.toLowerCase().replace(/\.$/, "");
+  return getDomain(name, { allowPrivateDomains: false }) ?? name;
 }
 
 /** The URL parser normalises every IPv4 spelling (0x7f.1, 2130706433) to dotted decimal and keeps IPv6 in brackets. */

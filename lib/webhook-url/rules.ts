@@ -3,7 +3,7 @@
  * console refuses to save a URL on the first rule it breaks (naming the rule's id in its 422), and the doctor
  * lists every rule a deploy's URL breaks. One table, so the two can only differ in how much they report.
  */
-import { isIpAddress, isOnDomain, NON_PUBLIC_TLDS, SERVERLESS_FREE_DOMAINS, SERVICE_DOMAINS } from "./domains";
+import { freeSubdomainProvider, isIpAddress, isOnDomain, NON_PUBLIC_TLDS, SERVICE_DOMAINS } from "./domains";
 
 export const MAX_WEBHOOK_URL_LENGTH = 255;
 
@@ -23,7 +23,7 @@ export type UrlRuleOptions = {
   allowLocalhost?: boolean;
   /** Domains of the service itself, besides SERVICE_DOMAINS; subdomains count too. */
   serviceDomains?: readonly string[];
-  /** Replaces SERVERLESS_FREE_DOMAINS (a doctor option). */
+  /** Replaces the Public Suffix List's free subdomains with this list (a doctor option). */
   serverlessDomains?: readonly string[];
 };
 
@@ -85,7 +85,7 @@ const RULES: Rule[] = [
   {
     id: "not_serverless_subdomain",
     problem: ({ host }, options) => {
-      const domain = (options.serverlessDomains ?? SERVERLESS_FREE_DOMAINS).find((candidate) => isOnDomain(host, candidate));
+      const domain = freeSubdomainProvider(host, options.serverlessDomains);
       return domain ? `must not be on ${domain}, a serverless host's free subdomain (use a custom domain on that host)` : null;
     },
   },

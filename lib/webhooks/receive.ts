@@ -81,7 +81,6 @@ async function applyOrder(db: Db, event: OrderWebhookEvent, context: { logger: L
 export async function processWebhook(input: WebhookDeliveryInput, deps: ReceiveDeps): Promise<WebhookOutcome> {
   const deliveryId = input.deliveryId && DELIVERY_ID.test(input.deliveryId) ? input.deliveryId : null;
   // Log context is built only if a line is written: an accepted delivery writes none above debug.
-  // Stryker disable next-line ObjectLiteral,LogicalOperator,ArrowFunction: log context only (which delivery a line is about)
   const logger = (deps.logger ?? rootLogger).with(() => ({ deliveryId: deliveryId ?? undefined }));
 
   const check = withSpanSync("webhook.signature", {}, () => verifySignature({
@@ -92,7 +91,6 @@ export async function processWebhook(input: WebhookDeliveryInput, deps: ReceiveD
     now: (deps.now ?? (() => new Date()))(),
   }));
   if (!check.ok) {
-    // Stryker disable next-line StringLiteral,ObjectLiteral: log text only; the answer's code is tested
     logger.warn("webhook refused: signature check failed", { reason: check.reason });
     return outcome(401, "invalid_signature");
   }
@@ -101,23 +99,18 @@ export async function processWebhook(input: WebhookDeliveryInput, deps: ReceiveD
   try {
     json = withSpanSync("webhook.parse", {}, () => JSON.parse(input.rawBody.toString("utf8")) as unknown);
   } catch {
-    // Stryker disable next-line StringLiteral,ObjectLiteral: log text only; the answer's code is tested
     logger.warn("webhook refused: signed body is not JSON", { bytes: input.rawBody.length });
     return outcome(400, "invalid_json");
   }
   const parsed = withSpanSync("webhook.envelope", {}, () => parseEnvelope(json));
   if (!parsed.ok) {
-    // Stryker disable next-line StringLiteral,ObjectLiteral: log text only; the answer's code is tested
     logger.warn("webhook refused: signed body is not a valid envelope", { problem: parsed.problem });
     return outcome(400, "invalid_envelope");
   }
   const event = parsed.event;
-  // Stryker disable next-line ObjectLiteral,ArrowFunction: log context only
   const eventLogger = logger.with(() => ({ eventId: event.id, event: event.event, storeId: event.storeId }));
   // The header is not signed; the body is, so the body wins and a difference is only worth a log line.
-  // Stryker disable next-line ConditionalExpression,LogicalOperator,EqualityOperator,BlockStatement: decides a log line only
   if (input.eventHeader && input.eventHeader !== event.event) {
-    // Stryker disable next-line StringLiteral,ObjectLiteral,MethodExpression: log text only
     eventLogger.warn("X-SVC-Event header differs from the signed event name", { header: input.eventHeader.slice(0, 100) });
   }
 
@@ -138,19 +131,16 @@ export async function processWebhook(input: WebhookDeliveryInput, deps: ReceiveD
           ));
     // Accepted deliveries are the normal case, one a second or a thousand: debug lines, not one line per event.
     if (result.duplicate) {
-      // Stryker disable next-line StringLiteral: log text only
       eventLogger.debug("webhook duplicate acknowledged");
       return { status: 200, body: { ok: true, duplicate: true } };
     }
-    // Stryker disable next-line StringLiteral,ObjectLiteral: log text only; the answer carries the effect
     eventLogger.debug("webhook applied", { effect: result.effect });
     return { status: 200, body: { ok: true, duplicate: false, effect: result.effect } };
   } catch (error) {
     // Not acknowledged, so the platform redelivers; the message names the failure, never a value from the row.
-    // Stryker disable next-line ConditionalExpression,MethodExpression,StringLiteral: log text only
-    const problem = error instanceof Error ? error.message.slice(0, 300) : "unknown error";
-    // Stryker disable next-line StringLiteral,ObjectLiteral: log text only; the 503 and its code are tested
-    eventLogger.error("webhook not applied: database failure, the platform will retry", { error: problem });
+    eventLogger.error("webhook not applied: database failure, the platform will retry", {
+      error: error instanceof Error ? error.message.slice(0, 300) : "unknown error",
+    });
     return outcome(503, "temporarily_unavailable");
   }
 }
@@ -176,14 +166,12 @@ async function receiveUnobserved(request: Request, deps: ReceiveDeps): Promise<W
     now: (deps.now ?? (() => new Date()))(),
   });
   if (!headers.ok) {
-    // Stryker disable next-line StringLiteral,ObjectLiteral: log text only; the answer's code is tested
     logger.warn("webhook refused: signature headers failed", { reason: headers.reason });
     return outcome(401, "invalid_signature");
   }
   const limit = deps.maxBodyBytes ?? WEBHOOK_MAX_BODY_BYTES;
   const body = await readLimitedBody(request, limit, deps.bodyDeadlineMs);
   if (!body.ok) {
-    // Stryker disable next-line StringLiteral,ObjectLiteral: log text only; the answer's code is tested
     logger.warn("webhook refused: body too large, too slow or malformed length", { reason: body.reason, limit });
     if (body.reason === "timeout") return { ...outcome(408, "body_timeout"), close: true };
     return body.reason === "too_large" ? outcome(413, "payload_too_large") : outcome(400, "bad_content_length");

@@ -49,9 +49,8 @@ export const EVENT_PURGE_BATCH = 5_000;
 
 /**
  * Forgets every event id older than `cutoff`, store by store through the (store_id, received_at) key, at most
- * `batch` a statement. One statement for all of them read the whole table (10M ids: 1.8 GB) and deleted a day's
- * ids (322,580 at 10M) in one transaction; webhooks arriving meanwhile waited behind its reads and writes (p99 2.6x
- * the quiet figure, docs/scale.md). Through the key each statement reads only the pages of the ids it deletes.
+ * `batch` a statement. One statement for all of them reads the whole table and deletes a day's ids in one
+ * transaction, so webhooks arriving meanwhile wait behind its reads and writes. Through the key each statement reads only the pages of the ids it deletes.
  */
 async function forgetEventsBefore(db: Db, cutoff: Date, batch: number): Promise<number> {
   let forgotten = 0;

@@ -1,5 +1,6 @@
+import { randomBytes } from "node:crypto";
 import { existsSync } from "node:fs";
-import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { envValues, parseEnvFile } from "./env-file";
@@ -31,7 +32,14 @@ export type SectionRequest = { name: string; scopes?: readonly string[]; resourc
 /** A file written: created, or changed in place. */
 export type WrittenFile = { path: string; change: "created" | "changed"; what: string };
 
-export type GenerateResult = { ok: true; files: WrittenFile[] } | { ok: false; problems: string[] };
+export type GenerateResult =
+  | {
+      ok: true;
+      files: WrittenFile[];
+      /** Scopes no section asked for before: every store installed earlier lacks them (lib/installs/scopes.ts). */
+      newScopes: string[];
+    }
+  | { ok: false; problems: string[] };
 
 type Registry = { SECTIONS: readonly { slug: string; segment: string; scopes: readonly string[] }[] };
 
@@ -160,15 +168,71 @@ export async function generateSection(root: string, request: SectionRequest): Pr
 
   if (problems.length) return { ok: false, problems };
 
-  const files: WrittenFile[] = [];
-  for (const [file, text, what] of created) {
-    await mkdir(path.dirname(at(file)), { recursive: true });
-    await writeFile(at(file), text, { flag: "wx" });
-    files.push({ path: file, change: "created", what });
+  const writes: PlannedWrite[] = [
+    ...changed.map(([file, text, what]) => ({ file, text, what, change: "changed" as const })),
+    ...created.map(([file, text, what]) => ({ file, text, what, change: "created" as const })),
+  ];
+  const failure = await writeAllOrNothing(root, writes);
+  if (failure) return { ok: false, problems: [failure] };
+  return { ok: true, files: [...created.map(([file, , what]) => ({ path: file, change: "created" as const, what })), ...changed.map(([file, , what]) => ({ path: file, change: "changed" as const, what }))], newScopes };
+}
+
+type PlannedWrite = { file: string; text: string; what: string; change: WrittenFile["change"] };
+
+/**
+ * Every file or none: a half-written section (an I/O error part-way: a full disk, a folder that cannot be written)
+ * left a page or a registry entry that made the re-run refuse ("exists already"). Each text goes first to a
+ * temporary file beside its target (same folder, so the rename that follows is atomic and can hardly fail where
+ * the write just worked); only when all are written do the renames put them in place. On a failure the temporary
+ * files and the folders made for them are removed, and a file already renamed over gets its text back (a created
+ * one is removed). Null when all were written, else what went wrong, without a stack.
+ */
+async function writeAllOrNothing(root: string, writes: readonly PlannedWrite[]): Promise<string | null> {
+  const suffix = `.new-section-${randomBytes(6).toString("hex")}.tmp`;
+  const staged: { file: string; target: string; temp: string; change: WrittenFile["change"] }[] = [];
+  const madeFolders: string[] = [];
+  const removeStaged = async () => {
+    await Promise.all(staged.map((entry) => rm(entry.temp, { force: true })));
+    // Deepest first; each was made by this run (mkdir reports the first folder it had to make).
+    for (const folder of madeFolders.reverse()) await rm(folder, { recursive: true, force: true });
+  };
+  let current = "";
+  try {
+    for (const write of writes) {
+      current = write.file;
+      const target = path.join(root, write.file);
+      const made = await mkdir(path.dirname(target), { recursive: true });
+      if (made) madeFolders.push(made);
+      const temp = `${target}${suffix}`;
+      await writeFile(temp, write.text, { flag: "wx" });
+      staged.push({ file: write.file, target, temp, change: write.change });
+    }
+  } catch (error) {
+    await removeStaged();
+    return `could not write ${current} (${describeIoError(error)}); nothing was written`;
   }
-  for (const [file, text, what] of changed) {
-    await writeFile(at(file), text);
-    files.push({ path: file, change: "changed", what });
+
+  const done: { target: string; before: Buffer | null }[] = [];
+  try {
+    for (const entry of staged) {
+      current = entry.file;
+      if (entry.change === "created" && existsSync(entry.target)) throw new Error("it appeared meanwhile");
+      // What a changed file held, to put back; a file that did not exist (messages/untranslated.json) is removed.
+      const before = entry.change === "changed" && existsSync(entry.target) ? await readFile(entry.target) : null;
+      await rename(entry.temp, entry.target);
+      done.push({ target: entry.target, before });
+    }
+  } catch (error) {
+    for (const entry of done.reverse()) {
+      await (entry.before === null ? rm(entry.target, { force: true }) : writeFile(entry.target, entry.before)).catch(() => undefined);
+    }
+    await removeStaged();
+    return `could not put ${current} in place (${describeIoError(error)}); nothing was written`;
   }
-  return { ok: true, files };
+  return null;
+}
+
+function describeIoError(error: unknown): string {
+  const code = (error as NodeJS.ErrnoException | null)?.code;
+  return code ?? (error instanceof Error ? error.message : String(error));
 }

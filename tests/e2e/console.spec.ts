@@ -1,4 +1,4 @@
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test, type Page, type Request } from "@playwright/test";
 import ar from "../../messages/ar.json" with { type: "json" };
 import en from "../../messages/en.json" with { type: "json" };
 import fr from "../../messages/fr.json" with { type: "json" };
@@ -20,8 +20,30 @@ type Locale = keyof typeof CATALOGUES;
 const LOCALES: Locale[] = ["ar", "fr", "en"];
 const STORE = 101;
 
+/** Each page's requests still without an answer (request events: every frame's, fetches and documents alike). */
+const inFlight = new WeakMap<Page, Set<Request>>();
+
+/**
+ * The page loaded and every request it started answered, so what it loads after its load event has logged its
+ * errors. Judged by the page's own request events rather than Playwright's "networkidle": on CI's PostgreSQL leg the
+ * signed-out page twice never reached networkidle with no request of the page unanswered. A page that keeps a
+ * request unanswered fails here, naming it.
+ */
+async function settle(page: Page): Promise<void> {
+  await page.waitForLoadState("load");
+  const pending = inFlight.get(page) ?? new Set<Request>();
+  await expect
+    .poll(() => [...pending].map((request) => `${request.method()} ${request.url()}`), { message: `${page.url()}: requests still unanswered`, timeout: 30_000 })
+    .toEqual([]);
+}
+
 /** Every error the app's own pages log or throw (the emulator's consent screen, another origin, is not under test). */
 function collectErrors(page: Page): string[] {
+  const pending = new Set<Request>();
+  inFlight.set(page, pending);
+  page.on("request", (request) => pending.add(request));
+  page.on("requestfinished", (request) => pending.delete(request));
+  page.on("requestfailed", (request) => pending.delete(request));
   const errors: string[] = [];
   page.on("console", (message) => {
     if (message.type() === "error" && (message.location().url === "" || message.location().url.startsWith(APP_URL))) {
@@ -46,7 +68,7 @@ async function navigate(page: Page, link: ReturnType<Page["locator"]>, url: RegE
   await markDocument(page);
   await link.click();
   await expect(page).toHaveURL(url);
-  await page.waitForLoadState("networkidle");
+  await settle(page);
   expect(await stillSameDocument(page), `client-side navigation to ${page.url()}`).toBe(true);
 }
 
@@ -66,11 +88,11 @@ for (const locale of LOCALES) {
 
     // A refused consent: the install failed page.
     await installThroughConsent(page, { storeIds: [STORE], answer: "deny" });
-    await page.waitForLoadState("networkidle");
+    await settle(page);
 
     // The list of stores, then each section of a store, by the links a merchant follows.
     await installThroughConsent(page, { storeIds: [STORE, 102, 103] });
-    await page.waitForLoadState("networkidle");
+    await settle(page);
     await navigate(page, page.locator(`[data-store-id="${STORE}"] a[href="/stores/${STORE}"]`), new RegExp(`/stores/${STORE}$`));
     const nav = page.getByRole("navigation", { name: m.Shell.sections });
     await navigate(page, nav.getByRole("link", { name: m.Shell.orders, exact: true }), new RegExp(`/stores/${STORE}/orders$`));
@@ -89,13 +111,13 @@ for (const locale of LOCALES) {
     for (const path of ["/stores", `/stores/${STORE}`, `/stores/${STORE}/orders`, `/stores/${STORE}/categories`]) {
       const response = await page.goto(path);
       expect(response?.status(), path).toBe(200);
-      await page.waitForLoadState("networkidle");
+      await settle(page);
     }
     await page.goto(`/stores/${STORE}/orders`);
     await page.locator(".orders-table tbody th a").first().click();
     await expect(page).toHaveURL(new RegExp(`/stores/${STORE}/orders/\\d+$`));
     await page.reload();
-    await page.waitForLoadState("networkidle");
+    await settle(page);
 
     // Lost access: an uninstalled store, then a signed-out one, and the list naming them.
     await emulatorControl("POST", "/_emulator/stores/103/uninstall");
@@ -104,13 +126,13 @@ for (const locale of LOCALES) {
       await page.goto("/stores/103/orders");
       await expect(page.locator("[data-lost-access=uninstalled]")).toBeVisible({ timeout: 1_000 });
     }).toPass({ timeout: 20_000 });
-    await page.waitForLoadState("networkidle");
+    await settle(page);
     await page.goto(`/stores/${STORE}/orders`);
     await page.getByRole("button", { name: m.Shell.signOut, exact: true }).click();
     await expect(page).toHaveURL(/\/$/);
     await page.goto(`/stores/${STORE}`);
     await expect(page.locator("[data-lost-access=signed_out]")).toBeVisible();
-    await page.waitForLoadState("networkidle");
+    await settle(page);
     await navigate(page, page.getByRole("link", { name: m.LostAccess.yourStores }), /\/stores$/);
     await expect(page.locator("[data-lost-stores]")).toBeVisible();
 

@@ -146,6 +146,25 @@ test("a new order and a status change appear on an open orders page without a re
   expect(await page.evaluate(() => (window as unknown as { stillHere?: boolean }).stillHere)).toBe(true);
 });
 
+test("the store's links in view send no prefetch: a tap asks the server anyway, the phone pays nothing before it", async ({ page }) => {
+  await installThroughConsent(page, { storeIds: [STORE] });
+  const prefetches: string[] = [];
+  page.on("request", (request) => {
+    if (request.headers()["next-router-prefetch"]) prefetches.push(request.url());
+  });
+  await page.goto(ORDERS);
+  await expect(orderRows(page).first()).toBeVisible();
+  // The page's first question comes 5 s after it is ready: links in view by then (the sections, the rows) were
+  // prefetched well before it when they were prefetched at all.
+  const probed = page.waitForResponse((response) => new URL(response.url()).pathname === `/api/stores/${STORE}/orders/version`, { timeout: 20_000 });
+  await probed;
+  expect(prefetches).toEqual([]);
+  // A section's link still navigates within the app, and still sends nothing ahead of the next page's own render.
+  await page.getByRole("navigation", { name: "Store sections" }).getByRole("link", { name: "Categories" }).click();
+  await expect(page).toHaveURL(new RegExp(`/stores/${STORE}/categories$`));
+  expect(prefetches).toEqual([]);
+});
+
 test("on a slow line the page asks one question at a time, and asks again once it is answered", async ({ page }) => {
   await installThroughConsent(page, { storeIds: [STORE] });
   await page.goto(ORDERS);

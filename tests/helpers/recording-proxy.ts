@@ -15,7 +15,8 @@ export async function startRecordingProxy(target: string): Promise<RecordingProx
     proxy.calls.push(new URL(req.url ?? "/", upstream));
     setTimeout(() => {
       const forward = httpRequest(
-        { host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: { ...req.headers, host: upstream.host } },
+        // A connection of its own per call: kept alive, the emulator's idle timeout raced this side in the same way.
+        { host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: { ...req.headers, host: upstream.host }, agent: false },
         (answer) => {
           res.writeHead(answer.statusCode ?? 502, answer.headers);
           answer.pipe(res);
@@ -25,6 +26,11 @@ export async function startRecordingProxy(target: string): Promise<RecordingProx
       req.pipe(forward);
     }, proxy.delayMs);
   });
+  // Idle connections from the client are closed by the client, never by the proxy. Both run in the test's one event loop: after a
+  // stall (a loaded machine, an embedded database's query) the timers run before the reads, so the proxy's own idle
+  // timeout (Node's default, 5 s) fired on a kept-alive connection whose next request the client had already sent,
+  // and the client met ECONNRESET (the re-install test's old run failed there for good, on its first page).
+  server.keepAliveTimeout = 0;
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   proxy.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   proxy.close = () =>

@@ -41,17 +41,19 @@ describe("statements given up on a failing pool", () => {
     for (const error of first) expect(error).toBeInstanceOf(DatabaseDeadlineError);
 
     // While the pool has heard no failure, a new statement still waits for its deadline.
-    let started = performance.now();
+    const started = performance.now();
     await expect(query("select 1", [], { deadlineMs: 100 })).rejects.toBeInstanceOf(DatabaseDeadlineError);
     expect(performance.now() - started).toBeGreaterThanOrEqual(100);
 
-    // The first connect times out (2 s): the pool is failing, and the backlog is full.
-    await new Promise((resolve) => setTimeout(resolve, 2_300));
-    started = performance.now();
+    // The first connect times out (2 s): the pool is failing, and the backlog is full. Waited for as the event it is
+    // (a statement refused at once, which its message names), not for a fixed time a loaded machine can overrun.
+    const atOnce = /unreachable and \d+ statements already wait/;
+    const attempt = () => query("select 1", [], { deadlineMs: 100 }).then(() => null, (error: unknown) => error as Error);
+    while (!atOnce.test((await attempt())?.message ?? "")) await new Promise((resolve) => setTimeout(resolve, 100));
+    // Refused at once however long its own deadline: the refusal's path, not its deadline's (which says "did not
+    // answer within"), is the message; no clock judges it.
     const refused = await query("select 1", [], { deadlineMs: 2_000 }).then(() => null, (error: unknown) => error);
     expect(refused).toBeInstanceOf(DatabaseDeadlineError);
-    expect((refused as Error).message).toMatch(/unreachable and \d+ statements already wait/);
-    // At once: well before its own deadline (the margin is for a loaded machine).
-    expect(performance.now() - started).toBeLessThan(1_000);
-  }, 30_000);
+    expect((refused as Error).message).toMatch(atOnce);
+  }, 60_000);
 });

@@ -9,14 +9,14 @@ import {
   budgetConfig,
   budgetedClient,
   CALLBACKS_PER_ADDRESS,
+  CALLBACKS_PER_BLOCK,
   CALLBACKS_PER_NETWORK,
   installHold,
-  INSTALLER_MEMORY,
   INSTALLS_PER_ADDRESS,
   INSTALLS_PER_NETWORK,
   openShare,
-  recentInstaller,
-  recordInstaller,
+  RETURNING_CALLBACKS,
+  RETURNING_INSTALLS,
   minutesToWait,
   spendInstallState,
   stateHash,
@@ -24,6 +24,7 @@ import {
   takeTokenBudget,
   TOKEN_ENDPOINT,
   tokenBudgetOpen,
+  withReturning,
 } from "@/lib/oauth/install-budget";
 import { createTestDatabase, databaseKind } from "@/tests/helpers/database";
 
@@ -43,6 +44,8 @@ const at = (time: string) => new Date(`2026-05-01T${time}Z`);
 const T0 = at("08:00:30.000");
 /** An IPv4 address's /24, as its network bucket names it. */
 const net = (address: string) => address.replace(/\.\d+$/, ".0/24");
+/** An IPv4 address's /16, as its block bucket names it. */
+const blk = (address: string) => address.replace(/\.\d+\.\d+$/, ".0.0/16");
 const REHEARSAL = { rehearsal: true, address: null } as const;
 
 let handle: DatabaseHandle;
@@ -158,6 +161,59 @@ describe("the client whose budgets a request spends", () => {
   });
 });
 
+describe("the proxies' walk, watched", () => {
+  const public_ = {
+    TRUST_PROXY_HOPS: 2,
+    APP_URL: "https://app.example.com",
+    SVC_AUTH_URL: "https://auth.platform.example",
+    SVC_API_URL: "https://api.platform.example",
+    TRUSTED_PROXIES: ["10.0.0.0/8"],
+    VERCEL: undefined,
+  };
+  const proof = "proof";
+  const stamped = (peer: string, forwarded: string) => new Headers({ [PEER_HEADER]: `${proof} ${peer}`, "x-forwarded-for": forwarded });
+
+  it("logs once per process when a walk stops short of TRUST_PROXY_HOPS entries, naming no address", async () => {
+    vi.resetModules();
+    const fresh = await import("@/lib/oauth/install-budget");
+    const { captureLogs: capture } = await import("@/tests/helpers/log-capture");
+    const config = fresh.budgetConfig(public_, proof);
+    const { lines } = await capture("warn", async () => {
+      // Both proxies trusted: the walk reads two entries, nothing to say.
+      expect(fresh.budgetedClient(stamped("10.0.0.2", `${MERCHANT}, 10.9.9.9`), config).address).toBe(MERCHANT);
+      // A CDN's edge not listed: the walk stops after one entry, and the edge is "the client".
+      expect(fresh.budgetedClient(stamped("10.0.0.2", `${MERCHANT}, ${OTHER}`), config).address).toBe(OTHER);
+      expect(fresh.budgetedClient(stamped("10.0.0.2", `${ATTACKER}, ${OTHER}`), config).address).toBe(OTHER);
+      expect(fresh.budgetedClient(stamped("10.0.0.2", ""), config).address).toBeNull();
+    });
+    const short = lines.filter((line) => line.includes("X-Forwarded-For walk stopped"));
+    expect(short).toHaveLength(1);
+    expect(short[0]).toContain("stopped after 1 of TRUST_PROXY_HOPS=2 entries");
+    for (const address of [MERCHANT, OTHER, ATTACKER]) expect(short[0]).not.toContain(address);
+  });
+
+  it("says nothing of whole walks, direct peers or rehearsals", async () => {
+    vi.resetModules();
+    const fresh = await import("@/lib/oauth/install-budget");
+    const { captureLogs: capture } = await import("@/tests/helpers/log-capture");
+    const { lines } = await capture("warn", async () => {
+      fresh.budgetedClient(stamped("10.0.0.2", `${MERCHANT}, 10.9.9.9`), fresh.budgetConfig(public_, proof));
+      fresh.budgetedClient(stamped("10.0.0.2", MERCHANT), fresh.budgetConfig({ ...public_, TRUST_PROXY_HOPS: 1 }, proof));
+      fresh.budgetedClient(stamped("10.0.0.2", OTHER), fresh.budgetConfig({ ...public_, TRUST_PROXY_HOPS: 0 }, proof));
+      fresh.budgetedClient(stamped("10.0.0.2", OTHER), fresh.budgetConfig({ ...public_, APP_URL: "http://localhost:3000", SVC_AUTH_URL: "http://localhost:4000", SVC_API_URL: "http://localhost:4000" }, proof));
+    });
+    expect(lines.filter((line) => line.includes("X-Forwarded-For walk stopped"))).toEqual([]);
+  });
+
+  it("an empty TRUSTED_PROXIES trusts no proxy; unset (development only) the private ranges", () => {
+    const none = budgetConfig({ ...public_, TRUST_PROXY_HOPS: 1, TRUSTED_PROXIES: [] }, proof);
+    expect(none.source.trustedProxies.check("10.0.0.2", "ipv4")).toBe(false);
+    expect(budgetedClient(stamped("10.0.0.2", MERCHANT), none)).toEqual({ rehearsal: false, address: "10.0.0.2" });
+    const unset = budgetConfig({ ...public_, TRUST_PROXY_HOPS: 1, TRUSTED_PROXIES: undefined }, proof);
+    expect(budgetedClient(stamped("10.0.0.2", MERCHANT), unset)).toEqual({ rehearsal: false, address: MERCHANT });
+  });
+});
+
 describe(`per-address budgets (${databaseKind()})`, () => {
   it("5 callbacks per clock-aligned ten-minute window, refused until the window's last millisecond has passed", async () => {
     await takeAddress("callback", ATTACKER, 5, T0);
@@ -194,6 +250,7 @@ describe(`per-address budgets (${databaseKind()})`, () => {
     await takeTokens(1, at("07:59:10.000"));
     // Nothing began before 07:25 or 07:30 yet. Each address counts under its own name and its /24's.
     expect(await storedWindows()).toEqual([
+      `oauth:callback:${blk(ATTACKER)} 07:40 1`,
       `oauth:callback:${net(ATTACKER)} 07:40 1`,
       `oauth:callback:${ATTACKER} 07:40 1`,
       `oauth:install:${net(MERCHANT)} 07:50 1`,
@@ -204,12 +261,14 @@ describe(`per-address budgets (${databaseKind()})`, () => {
     // 08:10 opens a window: what began before 07:50 goes, the window that began at 07:50 stays.
     await takeAddress("callback", OTHER, 1, at("08:10:00.000"));
     const merchant = [`oauth:install:${net(MERCHANT)} 07:50 1`, `oauth:install:${MERCHANT} 07:50 1`, "oauth:token 07:59 1"];
-    expect(await storedWindows()).toEqual([`oauth:callback:${net(OTHER)} 08:10 1`, `oauth:callback:${OTHER} 08:10 1`, ...merchant]);
+    expect(await storedWindows()).toEqual([`oauth:callback:${blk(OTHER)} 08:10 1`, `oauth:callback:${net(OTHER)} 08:10 1`, `oauth:callback:${OTHER} 08:10 1`, ...merchant]);
     // A later use of the same window forgets nothing, though 07:50 is now more than 20 minutes old.
     await takeAddress("callback", OTHER, 1, at("08:19:59.999"));
-    expect(await storedWindows()).toEqual([`oauth:callback:${net(OTHER)} 08:10 2`, `oauth:callback:${OTHER} 08:10 2`, ...merchant]);
+    expect(await storedWindows()).toEqual([`oauth:callback:${blk(OTHER)} 08:10 2`, `oauth:callback:${net(OTHER)} 08:10 2`, `oauth:callback:${OTHER} 08:10 2`, ...merchant]);
     await takeAddress("callback", OTHER, 1, at("08:20:00.000"));
     expect(await storedWindows()).toEqual([
+      `oauth:callback:${blk(OTHER)} 08:10 2`,
+      `oauth:callback:${blk(OTHER)} 08:20 1`,
       `oauth:callback:${net(OTHER)} 08:10 2`,
       `oauth:callback:${net(OTHER)} 08:20 1`,
       `oauth:callback:${OTHER} 08:10 2`,
@@ -374,7 +433,7 @@ describe(`budgets by network (${databaseKind()})`, () => {
     expect(verdicts.filter((verdict) => verdict.ok)).toHaveLength(CALLBACKS_PER_ADDRESS.max);
     expect(verdicts.slice(0, 5).every((verdict) => verdict.ok)).toBe(true);
     expect(verdicts[5]).toEqual({ ok: false, reason: "too_many_attempts", retryAfterMs: 9.5 * MINUTE });
-    expect(await storedWindows()).toEqual(["oauth:callback:2001:db8:1:2::/64 08:00 5", "oauth:callback:2001:db8:1::/48 08:00 5", "oauth:token 08:00 5"]);
+    expect(await storedWindows()).toEqual(["oauth:callback:2001:db8:1:2::/64 08:00 5", "oauth:callback:2001:db8:1::/48 08:00 5", "oauth:callback:2001:db8::/32 08:00 5", "oauth:token 08:00 5"]);
   });
 
   it("one IPv6 /48 gets 10 callbacks whichever of its /64s they come from; another /48 its own", async () => {
@@ -386,8 +445,12 @@ describe(`budgets by network (${databaseKind()})`, () => {
   });
 
   it("one IPv4 /24 gets 10 callbacks and 60 installs whichever of its addresses they come from", async () => {
+    expect(CALLBACKS_PER_NETWORK).toEqual({ max: 10, windowMs: 10 * MINUTE });
     for (let i = 1; i <= 10; i += 1) expect(await admit(`d-${i}`, `203.0.113.${i}`)).toEqual({ ok: true });
-    expect(await admit("d-11", "203.0.113.200")).toMatchObject({ ok: false, reason: "too_many_attempts" });
+    expect(await admit("d-11", "203.0.113.200")).toEqual({ ok: false, reason: "too_many_attempts", retryAfterMs: 9.5 * MINUTE });
+    // The /24's 10 last its whole 10 minutes, whichever fresh address of it comes next.
+    expect(await admit("d-12", "203.0.113.201", at("08:09:59.999"))).toEqual({ ok: false, reason: "too_many_attempts", retryAfterMs: 1 });
+    expect(await admit("d-13", "203.0.113.202", at("08:10:00.000"))).toEqual({ ok: true });
     expect(await admit("e-1", "203.0.114.1")).toEqual({ ok: true });
     expect(INSTALLS_PER_NETWORK).toEqual({ max: 60, windowMs: 10 * MINUTE });
     for (let i = 1; i <= 60; i += 1) {
@@ -399,17 +462,36 @@ describe(`budgets by network (${databaseKind()})`, () => {
     });
   });
 
+  it("one IPv4 /16 gets 20 callbacks whichever of its /24s they come from; another /16 its own; installs have no block budget", async () => {
+    expect(CALLBACKS_PER_BLOCK).toEqual({ max: 20, windowMs: 10 * MINUTE });
+    for (let i = 1; i <= CALLBACKS_PER_BLOCK.max; i += 1) expect(await admit(`f-${i}`, `203.0.${i}.1`), `f-${i}`).toEqual({ ok: true });
+    expect(await admit("f-21", "203.0.200.1", at("08:01:00.000"))).toEqual({ ok: false, reason: "too_many_attempts", retryAfterMs: 9 * MINUTE });
+    expect(await admit("g-1", "203.1.200.1")).toEqual({ ok: true });
+    for (let i = 1; i <= 30; i += 1) {
+      expect(await takeAddressBudget(handle.db, { kind: "install", address: `198.51.${i}.1`, now: T0 }), `install ${i}`).toEqual({ ok: true });
+    }
+    expect((await storedWindows()).filter((row) => row.startsWith("oauth:install:198.51.0.0/16"))).toEqual([]);
+  });
+
+  it("one IPv6 /32 gets 20 callbacks whichever of its /48s they come from; the refused one takes nothing", async () => {
+    for (let i = 1; i <= CALLBACKS_PER_BLOCK.max; i += 1) expect(await admit(`h-${i}`, `2001:db8:${i.toString(16)}::1`), `h-${i}`).toEqual({ ok: true });
+    expect(await admit("h-21", "2001:db8:ff::1")).toEqual({ ok: false, reason: "too_many_attempts", retryAfterMs: 9.5 * MINUTE });
+    expect(await admit("k-1", "2001:db9:ff::1")).toEqual({ ok: true });
+    expect((await storedWindows()).filter((row) => row.includes("2001:db8:ff:"))).toEqual([]);
+  });
+
   it("an address written with a port or in another spelling is the same client", async () => {
     for (let i = 1; i <= 5; i += 1) expect(await admit(`p-${i}`, "2001:db8:5:6::1")).toEqual({ ok: true });
     expect(await admit("p-6", "2001:0db8:0005:0006:ffff::9")).toMatchObject({ ok: false, reason: "too_many_attempts" });
   });
 });
 
-describe(`the token budget's reserve (${databaseKind()})`, () => {
-  const client = (address: string | null) => ({ rehearsal: false as const, address });
-  const admit = (state: string, address: string | null, now = T0) => admitTokenCall(handle.db, { state, startedAt: T0.getTime(), client: client(address), now });
+describe(`the token budget's reserve, for returning merchants' proofs (${databaseKind()})`, () => {
+  const client = (address: string | null, returning: string | null = null) => ({ rehearsal: false as const, address, returning });
+  const admit = (state: string, address: string | null, returning: string | null = null, now = T0) =>
+    admitTokenCall(handle.db, { state, startedAt: T0.getTime(), client: client(address, returning), now });
 
-  it("keeps a third of the calls for networks where an install succeeded in the last day", async () => {
+  it("keeps a third of the calls for returning merchants; strangers and unknown addresses stop at the open share", async () => {
     expect(openShare(60)).toBe(40);
     expect(openShare(3)).toBe(2);
     await takeTokens(39, T0);
@@ -419,47 +501,86 @@ describe(`the token budget's reserve (${databaseKind()})`, () => {
     expect(await admit("s-3", null)).toEqual({ ok: false, reason: "platform_busy", retryAfterMs: 5.5 * MINUTE });
     expect(await installHold(handle.db, { client: client(OTHER), now: T0 })).toEqual({ reason: "platform_busy", minutes: 6 });
     expect(await installHold(handle.db, { client: client(null), now: T0 })).toEqual({ reason: "platform_busy", minutes: 6 });
-    // A merchant of a network that installed yesterday reaches the reserve, to the platform's limit.
-    for (const network of [100, 101, 102, 103]) await recordInstaller(handle.db, { address: `198.51.${network}.77`, now: at("00:00:00.000") });
-    expect(await installHold(handle.db, { client: client(MERCHANT), now: T0 })).toBeNull();
-    for (let i = 0; i < 20; i += 1) {
-      const address = i < 5 ? MERCHANT : `198.51.${100 + Math.floor(i / 5)}.${10 + i}`;
-      expect(await admit(`m-${i}`, address), `m-${i}`).toEqual({ ok: true });
-    }
-    expect(await admit("m-last", "198.51.100.200")).toEqual({ ok: false, reason: "platform_busy", retryAfterMs: 5.5 * MINUTE });
+    // A merchant's network that installed before earns nothing: the proof is the browser's.
     expect(await installHold(handle.db, { client: client(MERCHANT), now: T0 })).toEqual({ reason: "platform_busy", minutes: 6 });
+    // Returning merchants reach the reserve, to the platform's limit, each proof up to its own share.
+    expect(await installHold(handle.db, { client: client(MERCHANT, "store:1"), now: T0 })).toBeNull();
+    for (let store = 1; store <= 7; store += 1) {
+      for (let i = 1; i <= RETURNING_CALLBACKS.max && store * 3 + i - 3 <= 20; i += 1) {
+        expect(await admit(`m-${store}-${i}`, null, `store:${store}`), `store ${store} call ${i}`).toEqual({ ok: true });
+      }
+    }
+    // 60 counted: the platform's limit holds even for a proof with slots left.
+    expect(await admit("m-7-3", MERCHANT, "store:7")).toEqual({ ok: false, reason: "platform_busy", retryAfterMs: 5.5 * MINUTE });
+    expect(await installHold(handle.db, { client: client(MERCHANT, "store:8"), now: T0 })).toEqual({ reason: "platform_busy", minutes: 6 });
   });
 
-  it("remembers an installing network for the rest of its day-window and the next one", async () => {
-    const day = "2026-05-01T";
-    await recordInstaller(handle.db, { address: "2001:db8:7:1::5", now: new Date(`${day}23:59:59.999Z`) });
-    const recent = (address: string, iso: string) => recentInstaller(handle.db, { address, now: new Date(iso) });
-    expect(await recent("2001:db8:7:ffff::1", `${day}00:00:00.000Z`)).toBe(true);
-    expect(await recent("2001:db8:7:ffff::1", "2026-05-02T23:59:59.999Z")).toBe(true);
-    expect(await recent("2001:db8:7:ffff::1", "2026-05-03T00:00:00.000Z")).toBe(false);
-    expect(await recent("2001:db8:7:ffff::1", "2026-04-30T23:59:59.999Z")).toBe(false);
-    expect(await recent("2001:db8:8::1", `${day}12:00:00.000Z`)).toBe(false);
-    expect(INSTALLER_MEMORY.windowMs).toBe(24 * 60 * MINUTE);
+  it("a proof spends at most 3 calls per ten-minute window, from any address; then it is an ordinary client", async () => {
+    expect(RETURNING_CALLBACKS).toEqual({ max: 3, windowMs: 10 * MINUTE });
+    await takeTokens(40, T0);
+    const addresses = Array.from({ length: 10 }, (_, i) => `198.${51 + i}.100.${i + 1}`);
+    const verdicts = [];
+    for (const [i, address] of addresses.entries()) verdicts.push(await admit(`r-${i}`, address, "store:5"));
+    expect(verdicts.slice(0, 3)).toEqual([{ ok: true }, { ok: true }, { ok: true }]);
+    // Past its share the proof is an ordinary client: the open share is spent, so it waits.
+    for (const verdict of verdicts.slice(3)) expect(verdict).toEqual({ ok: false, reason: "platform_busy", retryAfterMs: 5.5 * MINUTE });
+    expect((await storedWindows()).filter((row) => row.startsWith("oauth:returning-"))).toEqual(["oauth:returning-callback:store:5 08:00 3"]);
+    // Another store's proof has its own share; the same store's proof again in the next window.
+    expect(await admit("other", OTHER, "store:6")).toEqual({ ok: true });
+    expect(await admit("late", OTHER, "store:5", at("08:05:59.999"))).toEqual({ ok: false, reason: "platform_busy", retryAfterMs: 1 });
+    await takeTokens(40, at("08:10:00.000"));
+    expect(await admit("stranger", MERCHANT, null, at("08:10:00.000"))).toMatchObject({ ok: false, reason: "platform_busy" });
+    expect(await admit("next", OTHER, "store:5", at("08:10:00.000"))).toEqual({ ok: true });
   });
 
-  it("keeps the installers' memory through the short windows' clean-up, and forgets it after two days", async () => {
-    await recordInstaller(handle.db, { address: MERCHANT, now: at("07:00:00.000") });
-    await recordInstaller(handle.db, { address: MERCHANT, now: at("07:30:00.000") });
-    await takeAddress("callback", ATTACKER, 1, at("08:00:00.000"));
-    expect(await storedWindows()).toContain(`oauth:installed:${net(MERCHANT)} 00:00 2`);
-    await recordInstaller(handle.db, { address: OTHER, now: new Date("2026-05-02T08:00:00.000Z") });
-    expect(await storedWindows()).toContain(`oauth:installed:${net(MERCHANT)} 00:00 2`);
-    await recordInstaller(handle.db, { address: OTHER, now: new Date("2026-05-03T00:00:00.000Z") });
-    expect((await storedWindows()).filter((row) => row.startsWith("oauth:installed:"))).toEqual([
-      `oauth:installed:${net(OTHER)} 00:00 1`,
-      `oauth:installed:${net(OTHER)} 00:00 1`,
+  it("admits a proof ahead of its address's, network's and block's spent budgets, and only while its share lasts", async () => {
+    for (let i = 1; i <= CALLBACKS_PER_ADDRESS.max; i += 1) expect(await admit(`a-${i}`, MERCHANT)).toEqual({ ok: true });
+    expect(await admit("a-6", MERCHANT)).toMatchObject({ ok: false, reason: "too_many_attempts" });
+    for (let i = 1; i <= RETURNING_CALLBACKS.max; i += 1) expect(await admit(`p-${i}`, MERCHANT, "store:9"), `p-${i}`).toEqual({ ok: true });
+    // The proof took none of the address's callbacks, and once spent the address's limit applies again.
+    expect(await admit("p-4", MERCHANT, "store:9")).toEqual({ ok: false, reason: "too_many_attempts", retryAfterMs: 9.5 * MINUTE });
+    expect((await storedWindows()).filter((row) => row.startsWith(`oauth:callback:${MERCHANT}`))).toEqual([`oauth:callback:${MERCHANT} 08:00 5`]);
+  });
+
+  it("/install: a proof skips the per-address installs while it has installs and callbacks left", async () => {
+    expect(RETURNING_INSTALLS).toEqual({ max: 10, windowMs: 10 * MINUTE });
+    for (let i = 0; i < INSTALLS_PER_ADDRESS.max; i += 1) await installHold(handle.db, { client: client(MERCHANT), now: T0 });
+    expect(await installHold(handle.db, { client: client(MERCHANT), now: T0 })).toMatchObject({ reason: "too_many_attempts" });
+    for (let i = 0; i < RETURNING_INSTALLS.max; i += 1) expect(await installHold(handle.db, { client: client(MERCHANT, "store:2"), now: T0 }), `install ${i}`).toBeNull();
+    expect(await installHold(handle.db, { client: client(MERCHANT, "store:2"), now: T0 })).toEqual({ reason: "too_many_attempts", minutes: 10 });
+    // Its callbacks spent, a proof no longer skips anything at /install either.
+    for (let i = 1; i <= RETURNING_CALLBACKS.max; i += 1) expect(await admit(`c-${i}`, OTHER, "store:3")).toEqual({ ok: true });
+    expect(await installHold(handle.db, { client: client(MERCHANT, "store:3"), now: T0 })).toEqual({ reason: "too_many_attempts", minutes: 10 });
+    expect((await storedWindows()).filter((row) => row.startsWith("oauth:returning-install:store:3"))).toEqual([]);
+    expect(await installHold(handle.db, { client: client(OTHER, "store:3"), now: T0 })).toBeNull();
+    // An unknown address with a proof: the proof, then the open share.
+    expect(await installHold(handle.db, { client: client(null, "store:4"), now: T0 })).toBeNull();
+  });
+
+  it("a proof's windows are forgotten with the other install budgets' after two windows", async () => {
+    expect(await admit("old", null, "store:1", at("07:30:00.000"))).toEqual({ ok: true });
+    expect(await installHold(handle.db, { client: client(null, "store:1"), now: at("07:30:00.000") })).toBeNull();
+    expect(await admit("recent", null, "store:2", at("07:40:00.000"))).toEqual({ ok: true });
+    expect(await admit("now", null, "store:3", at("08:00:00.000"))).toEqual({ ok: true });
+    expect((await storedWindows()).filter((row) => row.startsWith("oauth:returning-"))).toEqual([
+      "oauth:returning-callback:store:2 07:40 1",
+      "oauth:returning-callback:store:3 08:00 1",
+    ]);
+    // A later use of the same window forgets nothing, though 07:40 is now more than 20 minutes old.
+    expect(await admit("again", null, "store:3", at("08:09:00.000"))).toEqual({ ok: true });
+    expect((await storedWindows()).filter((row) => row.startsWith("oauth:returning-"))).toEqual([
+      "oauth:returning-callback:store:2 07:40 1",
+      "oauth:returning-callback:store:3 08:00 2",
     ]);
   });
 
-  it("a rehearsal reaches the whole budget", async () => {
+  it("a rehearsal reaches the whole budget, and a proof on a rehearsal changes nothing", async () => {
     await takeTokens(59, T0);
     expect(await admitTokenCall(handle.db, { state: "r", startedAt: T0.getTime(), client: REHEARSAL, now: T0 })).toEqual({ ok: true });
     expect(await installHold(handle.db, { client: REHEARSAL, now: T0 })).toEqual({ reason: "platform_busy", minutes: 6 });
+    expect(withReturning(REHEARSAL, "store:1")).toEqual(REHEARSAL);
+    expect(withReturning({ rehearsal: false, address: MERCHANT }, "store:1")).toEqual({ rehearsal: false, address: MERCHANT, returning: "store:1" });
+    expect((await storedWindows()).filter((row) => row.startsWith("oauth:returning-"))).toEqual([]);
   });
 });
 
@@ -469,12 +590,10 @@ describe(`the budgets' clock (${databaseKind()})`, () => {
     expect(Math.abs(before.getTime() - Date.now())).toBeLessThan(60_000);
     expect(await admitTokenCall(handle.db, { state: "db-clock", startedAt: before.getTime(), client: { rehearsal: false, address: ATTACKER } })).toEqual({ ok: true });
     expect(await installHold(handle.db, { client: { rehearsal: false, address: ATTACKER } })).toBeNull();
-    await recordInstaller(handle.db, { address: ATTACKER });
     const after = await databaseClock(handle.db);
     const minutes = new Set([before, after].map((time) => time.toISOString().slice(11, 16)));
     const rows = (await storedWindows()).filter((row) => row.startsWith("oauth:token"));
     expect(rows).toHaveLength(1);
     expect([...minutes].some((minute) => rows[0] === `oauth:token ${minute} 1`)).toBe(true);
-    expect(await recentInstaller(handle.db, { address: ATTACKER, now: after })).toBe(true);
   });
 });

@@ -2,15 +2,18 @@ import { randomBytes } from "node:crypto";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import type { DatabaseHandle } from "@/db/client";
 import { listAllInstalls } from "@/db/queries/installs";
-import { installs, rateBuckets, spentInstallStates } from "@/db/schema";
+import { endedGrants, installs, rateBuckets, sessions, spentInstallStates } from "@/db/schema";
 import { startEmulator } from "@/emulator/src/index";
+import { runtime } from "@/emulator/src/runtime";
 import type { PgBoss } from "pg-boss";
 import { keyRing } from "@/lib/crypto/token-cipher";
 import { startBoss } from "@/lib/jobs/boss";
 import { DEV_APP } from "@/lib/dev-app";
 import { setLogSink } from "@/lib/log";
 import { completeInstall } from "@/lib/oauth/complete-install";
-import { CALLBACKS_PER_ADDRESS, installHold, openShare, recentInstaller, stateHash, TOKEN_ENDPOINT } from "@/lib/oauth/install-budget";
+import { CALLBACKS_PER_ADDRESS, installHold, openShare, RETURNING_CALLBACKS, stateHash, takeTokenBudget, TOKEN_ENDPOINT, type BudgetedClient } from "@/lib/oauth/install-budget";
+import { returningProof, sealInstalledBefore } from "@/lib/oauth/returning-merchant";
+import { signIn, signOut } from "@/lib/session-lifecycle";
 import { startInstallAttempt, type InstallAttempt } from "@/lib/oauth/pkce";
 import { authorizeUrl, type OAuthClient } from "@/lib/oauth/token-client";
 import { APP_USER_AGENT } from "@/lib/platform";
@@ -62,9 +65,13 @@ afterAll(async () => {
   await Promise.all([emulator?.close(), handle?.close()]);
 });
 beforeEach(async () => {
+  await handle.db.delete(sessions);
+  await handle.db.delete(endedGrants);
   await handle.db.delete(installs);
   await handle.db.delete(rateBuckets);
   await handle.db.delete(spentInstallStates);
+  // A fresh platform window too: the emulator counts every test's token calls and consents against one client.
+  runtime(emulator.ctx).oauthHits.clear();
   tokenCalls = 0;
   logLines.length = 0;
   // Counts the requests that reach the token endpoint; every request still goes out over real HTTP.
@@ -77,8 +84,10 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
-/** A client whose address the app knows (not a rehearsal). */
-const known = (address: string) => ({ rehearsal: false as const, address });
+/** A client whose address the app knows (not a rehearsal), with the returning merchant's proof it presents. */
+const known = (address: string, returning: string | null = null): BudgetedClient => ({ rehearsal: false, address, returning });
+/** The secret lib/session.ts seals the "installed before" cookie with (SESSION_SECRET). */
+const SECRET = "integration-test-session-secret-0123456789";
 
 const BROWSER = { "user-agent": "Mozilla/5.0 (integration test)" };
 
@@ -101,10 +110,30 @@ async function consent(storeIds: number[]): Promise<{ attempt: InstallAttempt; c
 }
 
 /** What an attacker gets for free: an attempt from GET /install and a callback with a made-up code. */
-async function bogusCallback(address: string) {
+async function bogusCallback(address: string, returning: string | null = null) {
   const { attempt } = await startInstallAttempt();
   const params = new URLSearchParams({ state: attempt.state, code: randomBytes(32).toString("hex") });
-  return completeInstall(handle.db, { params, attempt, client, admission: { client: known(address) }, ring, jobs });
+  return completeInstall(handle.db, { params, attempt, client, admission: { client: known(address, returning) }, ring, jobs });
+}
+
+/**
+ * Ten networks of ten providers (ten IPv4 /16s), each looping bogus callbacks from a few addresses, until every
+ * network is held: the open share is spent.
+ */
+async function floodFromTenNetworks(): Promise<void> {
+  for (let round = 0; round < 3; round += 1) {
+    for (let network = 1; network <= 10; network += 1) {
+      for (let host = 1; host <= 5; host += 1) await bogusCallback(`${20 + network}.${network}.7.${host}`);
+    }
+  }
+}
+
+/** The merchant signs in: /install's verdict, then the consent and the callback, with what its browser presents. */
+async function signInWith(address: string, returning: string | null, storeIds: number[]) {
+  const held = await installHold(handle.db, { client: known(address, returning) });
+  if (held) return { held, outcome: null };
+  const { attempt, callback } = await consent(storeIds);
+  return { held, outcome: await completeInstall(handle.db, { params: callback, attempt, client, admission: { client: known(address, returning) }, ring, jobs }) };
 }
 
 describe("the install flow under a flood (emulator's token limit on)", () => {
@@ -140,24 +169,95 @@ describe("the install flow under a flood (emulator's token limit on)", () => {
     expect(tokenCalls).toBe(CALLBACKS_PER_ADDRESS.max + 1);
   });
 
-  it("a flood from 60 networks spends only the open share; a merchant whose network installed lately reaches the reserve", async () => {
-    const { attempt: first, callback: firstAnswer } = await consent([101]);
-    expect((await completeInstall(handle.db, { params: firstAnswer, attempt: first, client, admission: { client: known(MERCHANT) }, ring, jobs })).ok).toBe(true);
-    expect(await recentInstaller(handle.db, { address: MERCHANT, now: new Date() })).toBe(true);
-    const outcomes = [];
-    for (let i = 1; i <= 60; i += 1) outcomes.push(await bogusCallback(`203.0.${i}.7`));
-    // The merchant's own install took one call; the flood the rest of the open share, never the reserve.
-    expect(tokenCalls).toBe(openShare(TOKEN_ENDPOINT.max));
-    expect(outcomes.filter((outcome) => !outcome.ok && outcome.reason === "platform_busy").length).toBe(60 - (openShare(TOKEN_ENDPOINT.max) - 1));
-    expect(await installHold(handle.db, { client: known(OUTSIDER) })).toMatchObject({ reason: "platform_busy" });
-    expect(await recentInstaller(handle.db, { address: "203.0.1.7", now: new Date() })).toBe(false);
+  it("with 10 networks looping bogus callbacks, a returning merchant with its \"installed before\" cookie installs at once", async () => {
+    // The first install, as /oauth/callback answers it: the browser keeps a sealed cookie naming the store.
+    const first = await signInWith(MERCHANT, null, [101]);
+    expect(first.outcome?.ok).toBe(true);
+    const cookie = await sealInstalledBefore([101], [], SECRET);
+    // Sealed, not only signed: no part of it, decoded, reads the store id. (The seal's hex and random parts may hold
+    // the digits "101" by chance, so the raw text is no test.)
+    expect(cookie.startsWith("Fe26.2*")).toBe(true);
+    for (const part of cookie.split("*")) expect(Buffer.from(part, "base64url").toString("latin1")).not.toContain("[101");
 
-    // The merchant signs in again from the same network (another address of its /24).
-    expect(await installHold(handle.db, { client: known(MERCHANT_AGAIN) })).toBeNull();
-    const { attempt, callback } = await consent([101, 103]);
-    const outcome = await completeInstall(handle.db, { params: callback, attempt, client, admission: { client: known(MERCHANT_AGAIN) }, ring, jobs });
-    expect(outcome.ok).toBe(true);
+    const before = tokenCalls;
+    await floodFromTenNetworks();
+    // The flood spent the open share and not one call more: 150 bogus callbacks, 39 token calls.
+    expect(tokenCalls - before).toBe(openShare(TOKEN_ENDPOINT.max) - 1);
+    // A new merchant (no proof) is told to wait; so is the returning one's network, which proves nothing.
+    expect(await installHold(handle.db, { client: known(OUTSIDER) })).toMatchObject({ reason: "platform_busy", minutes: expect.any(Number) });
+    expect(await installHold(handle.db, { client: known(MERCHANT_AGAIN) })).toMatchObject({ reason: "platform_busy" });
+
+    // The returning merchant, from a flooded network even, presents its cookie: admitted ahead of every limit.
+    const proof = await returningProof(handle.db, { installedBefore: cookie, sessionId: null, password: SECRET });
+    expect(proof).toBe("store:101");
+    const again = await signInWith("21.1.7.9", proof, [101, 103]);
+    expect(again.held).toBeNull();
+    expect(again.outcome?.ok).toBe(true);
     expect((await listAllInstalls(handle.db)).map((row) => row.storeId)).toEqual([101, 103]);
+    // A forged or foreign cookie proves nothing.
+    expect(await returningProof(handle.db, { installedBefore: cookie, sessionId: null, password: `${SECRET}-other` })).toBeNull();
+    expect(await returningProof(handle.db, { installedBefore: `${cookie.slice(0, -2)}xx`, sessionId: null, password: SECRET })).toBeNull();
+  });
+
+  it("with 10 networks looping bogus callbacks, a returning merchant with a live or recently ended session installs at once", async () => {
+    expect((await signInWith(MERCHANT, null, [101, 103])).outcome?.ok).toBe(true);
+    const live = await signIn(handle.db, { previousId: null, storeIds: [101], now: new Date() });
+    const ended = await signIn(handle.db, { previousId: null, storeIds: [103, 101], now: new Date() });
+    await signOut(handle.db, ended.id);
+    await floodFromTenNetworks();
+    expect(await installHold(handle.db, { client: known(OUTSIDER) })).toMatchObject({ reason: "platform_busy" });
+
+    const byLive = await returningProof(handle.db, { installedBefore: undefined, sessionId: live.id, password: SECRET });
+    expect(byLive).toBe("store:101");
+    const first = await signInWith("22.2.7.1", byLive, [101]);
+    expect(first).toMatchObject({ held: null, outcome: { ok: true } });
+    // Signed out: the endings kept for the session (12 hours) still prove the browser; the same store, the same share.
+    const byEnded = await returningProof(handle.db, { installedBefore: undefined, sessionId: ended.id, password: SECRET });
+    expect(byEnded).toBe("store:101");
+    expect(await signInWith(MERCHANT_AGAIN, byEnded, [101, 103])).toMatchObject({ held: null, outcome: { ok: true } });
+    // A session id nobody holds proves nothing.
+    expect(await returningProof(handle.db, { installedBefore: undefined, sessionId: "0".repeat(64), password: SECRET })).toBeNull();
+  });
+
+  it("a merchant behind an abused shared address (CGNAT) with a session still signs in", async () => {
+    const SHARED = "100.64.9.9";
+    expect((await signInWith(MERCHANT, null, [101])).outcome?.ok).toBe(true);
+    const session = await signIn(handle.db, { previousId: null, storeIds: [101], now: new Date() });
+    // The abuser behind the shared address spends its callbacks, its /24's and its /16's, and its install starts.
+    for (let i = 0; i < 30; i += 1) await bogusCallback(i % 2 === 0 ? SHARED : `100.64.${i}.1`);
+    for (let i = 0; i < 25; i += 1) await installHold(handle.db, { client: known(SHARED) });
+    expect(await installHold(handle.db, { client: known(SHARED) })).toMatchObject({ reason: "too_many_attempts" });
+    expect(await bogusCallback(SHARED)).toMatchObject({ ok: false, reason: "too_many_attempts" });
+
+    const proof = await returningProof(handle.db, { installedBefore: undefined, sessionId: session.id, password: SECRET });
+    const before = tokenCalls;
+    expect(await signInWith(SHARED, proof, [101])).toMatchObject({ held: null, outcome: { ok: true } });
+    expect(tokenCalls).toBe(before + 1);
+  });
+
+  it("one valid \"installed before\" cookie replayed from 10 networks spends no more than its own share of the reserve", async () => {
+    expect((await signInWith(MERCHANT, null, [101])).outcome?.ok).toBe(true);
+    const stolen = await returningProof(handle.db, { installedBefore: await sealInstalledBefore([101], [], SECRET), sessionId: null, password: SECRET });
+    // The open share is spent (39 more calls besides the install's own).
+    const now = new Date();
+    for (let i = 1; i < openShare(TOKEN_ENDPOINT.max); i += 1) expect(await takeTokenBudget(handle.db, now, openShare(TOKEN_ENDPOINT.max))).toEqual({ ok: true });
+
+    const before = tokenCalls;
+    const outcomes = [];
+    for (let round = 0; round < 3; round += 1) {
+      for (let network = 1; network <= 10; network += 1) outcomes.push(await bogusCallback(`${30 + network}.${network}.1.${round + 1}`, stolen));
+    }
+    expect(tokenCalls - before).toBe(RETURNING_CALLBACKS.max);
+    expect(outcomes.filter((outcome) => !outcome.ok && outcome.reason === "platform_busy")).toHaveLength(30 - RETURNING_CALLBACKS.max);
+    const stored = await handle.db.select().from(rateBuckets);
+    expect(stored.filter((row) => row.bucket.startsWith("oauth:returning-callback:")).map((row) => [row.bucket, row.used])).toEqual([
+      ["oauth:returning-callback:store:101", RETURNING_CALLBACKS.max],
+    ]);
+
+    // The rest of the reserve is still there for another returning merchant.
+    const other = await returningProof(handle.db, { installedBefore: await sealInstalledBefore([103], [], SECRET), sessionId: null, password: SECRET });
+    expect(other).toBe("store:103");
+    expect(await signInWith(OUTSIDER, other, [103])).toMatchObject({ held: null, outcome: { ok: true } });
   });
 
   it("a replayed callback never reaches the token endpoint", async () => {

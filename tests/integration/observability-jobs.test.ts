@@ -43,7 +43,7 @@ describe(`job metrics (${databaseKind()})`, () => {
     await handle.db.execute(sql.raw(`delete from ${JOB_SCHEMA}.job`));
   });
   afterAll(async () => {
-    for (const name of ["database_pool", "order_sync", "job_queue"]) unregisterCollector(name);
+    for (const name of ["database_pool", "order_sync", "job_queue", "scope_gaps"]) unregisterCollector(name);
     await sender.stop({ graceful: false, close: true });
     await handle.close();
     restoreLog();

@@ -174,6 +174,7 @@ describe(`metrics (${databaseKind()})`, () => {
       } finally {
         unregisterCollector("order_sync");
         unregisterCollector("database_pool");
+        unregisterCollector("scope_gaps");
       }
     });
   });
@@ -275,6 +276,7 @@ describe(`order-sync lag at scale (${databaseKind()})`, () => {
     } finally {
       unregisterCollector("order_sync");
       unregisterCollector("database_pool");
+      unregisterCollector("scope_gaps");
       const { eq } = await import("drizzle-orm");
       await handle.db.update(installs).set({ state: "active" }).where(eq(installs.storeId, 201));
     }

@@ -156,7 +156,7 @@ describe(`order sync (${databaseKind()})`, () => {
     // Before the import's first page there is nothing to poll from.
     expect(await syncStoreOrders(handle.db, 102, options)).toMatchObject({ outcome: "skipped", fetched: 0 });
     const newest = Math.max(...platformOrders(102).map((order) => Date.parse(order.created_at)));
-    await savePage(handle.db, { storeId: 102, runId: "run-1", cursor: "next-page", imported: 50, newest: new Date(newest), at: new Date() });
+    await savePage(handle.db, { storeId: 102, runId: "run-1", from: null, cursor: "next-page", imported: 50, newest: new Date(newest), at: new Date() });
     emulator.control.advanceClock(3_600);
     const placed = emulator.control.placeOrder(102);
     const polled = await syncStoreOrders(handle.db, 102, options);

@@ -7,6 +7,7 @@ import { findSessionInstalls } from "@/db/queries/sessions";
 import { installs, orders, type NewOrder } from "@/db/schema";
 import { closedInstallStates } from "@/lib/installs/state";
 import { orderListOptions, parseOrderFilters } from "@/lib/orders/filters";
+import { phoneKey } from "@/lib/phone";
 import { checkOrdersPage, ordersPageVersion, ordersProbeHref } from "@/lib/orders/live";
 import type { CurrentSession } from "@/lib/session";
 import { signIn } from "@/lib/session-lifecycle";
@@ -21,9 +22,10 @@ import { saveFixtureStores } from "@/tests/helpers/fixture-stores";
 const STORE = 101;
 const T0 = new Date("2026-11-01T10:00:00Z");
 
+/** A row as the write path stores it: the phone's key beside the phone (lib/phone.ts). */
 function order(id: number, overrides: Partial<NewOrder> = {}): NewOrder {
   const createdAt = new Date(T0.getTime() - id * 60_000);
-  return {
+  const row: NewOrder = {
     storeId: STORE,
     id,
     orderNumber: `ORD-${STORE}-${id}`,
@@ -36,6 +38,7 @@ function order(id: number, overrides: Partial<NewOrder> = {}): NewOrder {
     updatedAt: createdAt,
     ...overrides,
   };
+  return { ...row, customerPhoneKey: phoneKey(row.customerPhone) };
 }
 
 let handle: DatabaseHandle;

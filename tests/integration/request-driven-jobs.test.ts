@@ -44,15 +44,10 @@ describe(`jobs worked by requests (${databaseKind()})`, () => {
     restoreLog?.();
   });
 
-  it("the shipped vercel.json deploys on Vercel's Hobby plan: no cron more often than once a day", () => {
+  it("the shipped vercel.json calls the cron route every minute (Vercel Pro, the production path)", () => {
     const config = JSON.parse(readFileSync("vercel.json", "utf8")) as { crons?: { path: string; schedule: string }[] };
-    expect(config.crons?.map((cron) => cron.path)).toContain("/api/cron/jobs");
-    for (const cron of config.crons ?? []) {
-      const [minute, hour] = cron.schedule.trim().split(/\s+/);
-      // A fixed minute and a fixed hour: at most once a day.
-      expect(minute).toMatch(/^\d+$/);
-      expect(hour).toMatch(/^\d+$/);
-    }
+    // The minute's polls and the webhook follow-ups are worked from it; Hobby refuses it (a free trial sets "17 3 * * *").
+    expect(config.crons).toEqual([{ path: "/api/cron/jobs", schedule: "* * * * *" }]);
   });
 
   it("a new install's import completes from its own request's after-work, hop by hop, with no worker running", async () => {
@@ -87,7 +82,6 @@ describe(`jobs worked by requests (${databaseKind()})`, () => {
         hops.push(workReadyJobs(handle, options));
       },
     };
-    const started = Date.now();
     hops.push(workReadyJobs(handle, options));
     for (let awaited = 0; awaited < hops.length; awaited++) await hops[awaited];
     const reports = await Promise.all(hops);
@@ -106,8 +100,6 @@ describe(`jobs worked by requests (${databaseKind()})`, () => {
     expect(reports.reduce((sum, report) => sum + (report.done[JOB.backfill]?.ok ?? 0), 0)).toBeGreaterThan(1);
     expect(orderPageCursors(proxy.calls).filter((cursor) => cursor === "")).toHaveLength(1);
     expect(new Set(orderPageCursors(proxy.calls)).size).toBe(8);
-    // Minutes at most on a real host; here the whole chain fits well inside the test's time.
-    expect(Date.now() - started).toBeLessThan(120_000);
     proxy.delayMs = 0;
   }, 180_000);
 

@@ -10,15 +10,16 @@ import { saveInstalledStores } from "@/lib/installs/tokens";
 import { liveAttempts } from "@/lib/oauth/install-attempts";
 import { setLogSink } from "@/lib/log";
 import {
-  afterSessionRead,
   currentSession,
   currentSessionId,
+  endAfterRead,
   endSession,
   endSessionsHoldingStore,
   getInstallAttemptCookie,
   installAttemptOptions,
   sessionOptions,
   startSession,
+  touchAfterRead,
 } from "@/lib/session";
 import { signIn } from "@/lib/session-lifecycle";
 import { ABSOLUTE_LIFETIME_MS, IDLE_TIMEOUT_MS, isSessionSecret, newSessionSecret, sessionIdOf } from "@/lib/session-policy";
@@ -406,12 +407,12 @@ describe("currentSession", () => {
   });
 });
 
-describe("afterSessionRead", () => {
+describe("touchAfterRead and endAfterRead", () => {
   it("touches or ends the session it names, and only after the response", async () => {
     const touched = await browserWithSession([101]);
     const ended = (await signIn(handle.db, { previousId: null, storeIds: [101], now: T0 })).id;
-    afterSessionRead(handle.db, touched, "touch", at(5 * 60_000));
-    afterSessionRead(handle.db, ended, "end", at(5 * 60_000));
+    touchAfterRead(handle.db, touched, at(5 * 60_000));
+    endAfterRead(handle.db, ended, at(5 * 60_000));
     expect(await findSession(handle.db, ended)).not.toBeNull();
     await runAfterResponse();
     expect(await findSession(handle.db, touched)).toEqual({ createdAt: T0, lastSeenAt: at(5 * 60_000) });
@@ -427,8 +428,8 @@ describe("afterSessionRead", () => {
         throw new Error("database down");
       },
     } as unknown as typeof handle.db;
-    afterSessionRead(broken, "0".repeat(64), "touch", T0);
-    afterSessionRead(broken, "0".repeat(64), "end", T0);
+    touchAfterRead(broken, "0".repeat(64), T0);
+    endAfterRead(broken, "0".repeat(64), T0);
     await expect(runAfterResponse()).resolves.toBeUndefined();
   });
 });

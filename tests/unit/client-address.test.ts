@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { parseCidr, PRIVATE_NETWORKS, proxyList } from "@/lib/http/cidr";
-import { addressNetworks, clientAddress, forwardedByStranger, normaliseAddress, type AddressSource } from "@/lib/http/client-address";
+import { addressNetworks, clientAddress, forwardedByStranger, normaliseAddress, stoppedShort, walkForwarded, type AddressSource } from "@/lib/http/client-address";
 import { PEER_HEADER, stampedPeer } from "@/lib/http/peer-stamp";
 
 const PROOF = "proof-of-this-process";
@@ -44,11 +44,14 @@ describe("normaliseAddress", () => {
 });
 
 describe("addressNetworks", () => {
-  it("budgets IPv4 by address under its /24, IPv6 by /64 under its /48", () => {
-    expect(addressNetworks("203.0.113.7")).toEqual({ client: "203.0.113.7", network: "203.0.113.0/24" });
-    expect(addressNetworks("2001:db8:aa:bb:1:2:3:4")).toEqual({ client: "2001:db8:aa:bb::/64", network: "2001:db8:aa::/48" });
+  it("budgets IPv4 by address under its /24 and /16, IPv6 by /64 under its /48 and /32", () => {
+    expect(addressNetworks("203.0.113.7")).toEqual({ client: "203.0.113.7", network: "203.0.113.0/24", wide: "203.0.0.0/16" });
+    expect(addressNetworks("10.255.1.200")).toEqual({ client: "10.255.1.200", network: "10.255.1.0/24", wide: "10.255.0.0/16" });
+    expect(addressNetworks("2001:db8:aa:bb:1:2:3:4")).toEqual({ client: "2001:db8:aa:bb::/64", network: "2001:db8:aa::/48", wide: "2001:db8::/32" });
     expect(addressNetworks("2001:db8:aa:bb::ffff")).toEqual(addressNetworks("2001:db8:aa:bb:ffff:ffff:ffff:1"));
-    expect(addressNetworks("::1")).toEqual({ client: "::/64", network: "::/48" });
+    expect(addressNetworks("2001:db8:ffff::1").wide).toBe(addressNetworks("2001:db8:1::1").wide);
+    expect(addressNetworks("2001:db9::1").wide).toBe("2001:db9::/32");
+    expect(addressNetworks("::1")).toEqual({ client: "::/64", network: "::/48", wide: "::/32" });
   });
 });
 
@@ -153,6 +156,37 @@ describe("clientAddress", () => {
     expect(clientAddress(headers({ "x-forwarded-for": "198.51.100.1, 198.51.100.2" }), vercel)).toBe("198.51.100.2");
     expect(clientAddress(from("10.0.0.2", { "x-forwarded-for": "198.51.100.1" }), { ...vercel, proof: PROOF, trustProxyHops: 2 })).toBe("198.51.100.1");
     expect(clientAddress(headers({}), vercel)).toBeNull();
+  });
+});
+
+describe("walkForwarded: how far the X-Forwarded-For walk went", () => {
+  const walk = (peer: string, forwarded: string | null, source: AddressSource) => {
+    const result = walkForwarded(from(peer, forwarded === null ? {} : { "x-forwarded-for": forwarded }), source);
+    return { ...result, short: stoppedShort(result, source) };
+  };
+
+  it("reads as many entries as hops when every proxy is trusted: not short", () => {
+    expect(walk("10.0.0.2", "198.51.100.1", oneProxy)).toEqual({ address: "198.51.100.1", walked: true, read: 1, short: false });
+    expect(walk("10.0.0.2", "1.1.1.1, 198.51.100.1, 192.0.2.5", twoProxies)).toEqual({ address: "198.51.100.1", walked: true, read: 2, short: false });
+    // A malformed last entry is read: the walk was whole, the address is unknown.
+    expect(walk("10.0.0.2", "deadbeef", oneProxy)).toEqual({ address: null, walked: true, read: 1, short: false });
+  });
+
+  it("stops short at an outer proxy that is not trusted (a CDN's edge), or when the header runs out", () => {
+    const cdnUntrusted: AddressSource = { ...twoProxies, trustedProxies: proxyList(["10.0.0.0/8"]) };
+    expect(walk("10.0.0.2", "198.51.100.1, 203.0.113.50", cdnUntrusted)).toEqual({ address: "203.0.113.50", walked: true, read: 1, short: true });
+    expect(walk("10.0.0.2", "192.0.2.5", twoProxies)).toEqual({ address: null, walked: true, read: 1, short: true });
+    expect(walk("10.0.0.2", null, oneProxy)).toEqual({ address: null, walked: true, read: 0, short: true });
+    expect(walk("10.0.0.2", " , ", oneProxy)).toEqual({ address: null, walked: true, read: 0, short: true });
+  });
+
+  it("does not walk from a peer that is no trusted proxy, with no hops, or on Vercel: never short", () => {
+    expect(walk("203.0.113.7", "198.51.100.1", oneProxy)).toEqual({ address: "203.0.113.7", walked: false, read: 0, short: false });
+    expect(walk("10.0.0.2", "198.51.100.1", { ...direct, trustedProxies: proxyList(["10.0.0.0/8"]) })).toEqual({ address: "10.0.0.2", walked: false, read: 0, short: false });
+    const onVercel = walkForwarded(headers({ "x-real-ip": "203.0.113.7" }), { ...vercel, trustProxyHops: 2 });
+    expect(onVercel).toEqual({ address: "203.0.113.7", walked: false, read: 0 });
+    expect(stoppedShort(onVercel, { ...vercel, trustProxyHops: 2 })).toBe(false);
+    expect(walkForwarded(headers({ "x-forwarded-for": "198.51.100.1" }), oneProxy)).toEqual({ address: null, walked: false, read: 0 });
   });
 });
 

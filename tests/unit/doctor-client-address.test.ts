@@ -32,21 +32,41 @@ describe("the doctor's client address line", () => {
     });
   });
 
-  it("warns when hops are read from any private peer, and passes with the proxies listed", () => {
+  it("fails when hops are read but no proxy is listed (unset or empty), and passes with the proxies listed", () => {
     expect(checkClientAddress({ ...PUBLIC, TRUST_PROXY_HOPS: "1" })).toMatchObject({
-      status: "warn",
-      detail: expect.stringMatching(/any peer on loopback or a private network \(127\.0\.0\.0\/8, 10\.0\.0\.0\/8.*\), up to 1 hop/),
+      status: "fail",
+      detail: "TRUST_PROXY_HOPS is 1 but TRUSTED_PROXIES is unset: production refuses to start",
       fix: expect.stringContaining("TRUSTED_PROXIES"),
     });
-    expect(checkClientAddress({ ...PUBLIC, TRUST_PROXY_HOPS: "1" }).detail).not.toContain("CDN");
+    for (const empty of ["", " ", " , "]) {
+      expect(checkClientAddress({ ...PUBLIC, TRUST_PROXY_HOPS: "1", TRUSTED_PROXIES: empty }), JSON.stringify(empty)).toMatchObject({
+        status: "fail",
+        detail: "TRUST_PROXY_HOPS is 1 but TRUSTED_PROXIES lists no proxy: production refuses to start",
+      });
+    }
     expect(checkClientAddress({ ...PUBLIC, TRUST_PROXY_HOPS: "2" })).toMatchObject({
-      status: "warn",
-      detail: expect.stringContaining("up to 2 hop(s); an outer proxy on a public address (a CDN) is not trusted"),
+      status: "fail",
+      detail: expect.stringContaining("is unset: production refuses to start; an outer proxy not listed (a CDN) would count as every merchant's address"),
     });
     expect(checkClientAddress({ ...PUBLIC, TRUST_PROXY_HOPS: "2", TRUSTED_PROXIES: "10.0.0.0/8, ,192.0.2.1" })).toMatchObject({
       status: "pass",
       detail: "X-Forwarded-For is read only from the 2 listed proxy range(s), up to 2 hop(s); any other peer is the client itself",
     });
+  });
+
+  it("the whole report fails without TRUSTED_PROXIES behind proxies, on the variable's own line too", async () => {
+    for (const proxies of [undefined, ""]) {
+      const report = await runDoctor({ ...PUBLIC, TRUST_PROXY_HOPS: "1", TRUSTED_PROXIES: proxies }, { skipPlatform: true });
+      expect(report.ok).toBe(false);
+      expect(report.checks.find((check) => check.id === "client-address")?.status).toBe("fail");
+      expect(report.checks.find((check) => check.id === "env.TRUSTED_PROXIES")).toMatchObject({
+        status: "fail",
+        detail: proxies === undefined ? expect.stringMatching(/^missing: TRUST_PROXY_HOPS is 1 or more/) : expect.stringMatching(/^is empty, which trusts no proxy/),
+      });
+    }
+    const listed = await runDoctor({ ...PUBLIC, TRUST_PROXY_HOPS: "1", TRUSTED_PROXIES: "10.0.0.0/8" }, { skipPlatform: true });
+    expect(listed.checks.find((check) => check.id === "env.TRUSTED_PROXIES")?.status).toBe("pass");
+    expect(listed.checks.find((check) => check.id === "client-address")?.status).toBe("pass");
   });
 
   it("is one line of the report, and a malformed TRUSTED_PROXIES fails on its own line", async () => {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { runDoctor } from "@/lib/doctor";
-import { registrableDomain, serviceDomainsOf } from "@/lib/webhook-url/domains";
+import { parse } from "tldts";
+import { FREE_SUBDOMAINS_OUTSIDE_PSL, registrableDomain, serviceDomainsOf } from "@/lib/webhook-url/domains";
 import { webhookUrlProblems } from "@/lib/webhook-url/rules";
 import { goodEnv } from "../helpers/doctor-env";
 
@@ -36,6 +37,18 @@ describe("webhook URL rules (doctor)", () => {
     ["serverless-domain", "https://my-app.fly.dev", "must not be on fly.dev"],
     ["serverless-domain", "https://my-app.up.railway.app", "must not be on railway.app"],
     ["serverless-domain", "https://my-app.deno.dev", "must not be on deno.dev"],
+    // Read from the Public Suffix List's private section, none of them listed by hand.
+    ["serverless-domain", "https://amina-shop.github.io", "must not be on github.io"],
+    ["serverless-domain", "https://amina.blogspot.com", "must not be on blogspot.com"],
+    ["serverless-domain", "https://amina-orders.vercel.app", "must not be on vercel.app"],
+    ["serverless-domain", "https://orders-amina.azurewebsites.net", "must not be on azurewebsites.net"],
+    ["serverless-domain", "https://amina.gitlab.io", "must not be on gitlab.io"],
+    ["serverless-domain", "https://amina-orders-1234.trycloudflare.com", "must not be on trycloudflare.com"],
+    ["serverless-domain", "https://hooks-abc123-uc.a.run.app", "must not be on run.app"],
+    ["serverless-domain", "https://vercel.app", "must not be on vercel.app"],
+    // Not in the list (FREE_SUBDOMAINS_OUTSIDE_PSL).
+    ["serverless-domain", "https://amina.glitch.me", "must not be on glitch.me"],
+    ["serverless-domain", "https://amina.koyeb.app", "must not be on koyeb.app"],
   ])("fails the %s rule for %s and names it", async (_rule, appUrl, message) => {
     const { report, line } = await webhookLine(appUrl);
     expect(line?.status).toBe("fail");
@@ -82,6 +95,20 @@ describe("webhook URL rules (doctor)", () => {
   it("does not mistake a look-alike host for a listed domain", () => {
     expect(webhookUrlProblems("https://notvercel.app/api/webhooks")).toEqual([]);
     expect(webhookUrlProblems("https://vercel.app.amina-couture.com/api/webhooks")).toEqual([]);
+    // A custom domain on a public suffix of the ICANN section (a country's second level) is the merchant's own.
+    expect(webhookUrlProblems("https://orders.amina-couture.com.dz/api/webhooks")).toEqual([]);
+    expect(webhookUrlProblems("https://hooks.amina.co.uk/api/webhooks")).toEqual([]);
+  });
+
+  it("lists by hand only the free-subdomain domains the Public Suffix List does not have (drop one once it does)", () => {
+    for (const domain of FREE_SUBDOMAINS_OUTSIDE_PSL) expect(parse(`my-app.${domain}`, { allowPrivateDomains: true }).isPrivate, domain).toBe(false);
+  });
+
+  it("a doctor's own list replaces the Public Suffix List", () => {
+    expect(webhookUrlProblems("https://my-app.vercel.app/api/webhooks", { serverlessDomains: ["example.org"] })).toEqual([]);
+    expect(webhookUrlProblems("https://hooks.example.org/api/webhooks", { serverlessDomains: ["example.org"] }).map((problem) => problem.rule)).toEqual([
+      "not_serverless_subdomain",
+    ]);
   });
 
   it("reports every broken rule at once", () => {

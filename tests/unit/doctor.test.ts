@@ -229,7 +229,7 @@ describe("doctor: report", () => {
     const lines = text.split("\n");
     expect(lines.find((entry) => entry.startsWith("✗ SESSION_SECRET"))).toContain("must be at least 32 characters");
     const index = lines.findIndex((entry) => entry.startsWith("✗ SESSION_SECRET"));
-    expect(lines[index + 1]).toMatch(/^\s+fix: generate one with `openssl rand -base64 48`/);
+    expect(lines[index + 1]).toMatch(/^\s+fix: generate one with `openssl rand -base64 32`/);
     expect(lines.find((entry) => entry.startsWith("✓ APP_URL"))).toBeDefined();
     expect(lines.at(-1)).toBe("1 check(s) failed.");
     expect(formatReport(await runDoctor(goodEnv(), offline)).split("\n").at(-1)).toBe("All checks passed.");

@@ -174,8 +174,48 @@ describe("parseEnv", () => {
 
   it("reads TRUST_PROXY_HOPS as a whole number from 0 to 10, 0 when unset", () => {
     expect(parseEnv(productionEnv).TRUST_PROXY_HOPS).toBe(0);
-    expect(parseEnv({ ...productionEnv, TRUST_PROXY_HOPS: "2" }).TRUST_PROXY_HOPS).toBe(2);
+    expect(parseEnv({ ...productionEnv, TRUST_PROXY_HOPS: "2", TRUSTED_PROXIES: "10.0.0.0/8" }).TRUST_PROXY_HOPS).toBe(2);
     for (const bad of ["-1", "1.5", "11", "one"]) expect(problemsOf({ ...productionEnv, TRUST_PROXY_HOPS: bad })).toHaveProperty("TRUST_PROXY_HOPS");
+  });
+
+  it("refuses production behind proxies (TRUST_PROXY_HOPS ≥ 1) without TRUSTED_PROXIES, naming the variable", () => {
+    for (const hops of ["1", "2", "10"]) {
+      expect(problemsOf({ ...productionEnv, TRUST_PROXY_HOPS: hops }), hops).toEqual({
+        TRUSTED_PROXIES: "missing: TRUST_PROXY_HOPS is 1 or more, so list the proxies whose X-Forwarded-For is believed",
+      });
+    }
+    expect(() => parseEnv({ ...productionEnv, TRUST_PROXY_HOPS: "1" })).toThrow(/TRUSTED_PROXIES: missing/);
+    // The server's own start (parseEnv with production forced, as `env` does in a production build) refuses it too.
+    expect(() => parseEnv({ ...productionEnv, NODE_ENV: "development", TRUST_PROXY_HOPS: "1" }, { production: true })).toThrow(/TRUSTED_PROXIES/);
+    expect(problemsOf({ ...productionEnv, TRUST_PROXY_HOPS: "1", TRUSTED_PROXIES: "10.0.0.0/8" })).toEqual({});
+    expect(problemsOf({ ...productionEnv, TRUST_PROXY_HOPS: "0" })).toEqual({});
+    expect(problemsOf(productionEnv)).toEqual({});
+    // A malformed hop count fails on its own line only.
+    expect(problemsOf({ ...productionEnv, TRUST_PROXY_HOPS: "one" })).toEqual({ TRUST_PROXY_HOPS: expect.any(String) });
+  });
+
+  it("refuses a TRUSTED_PROXIES set empty behind proxies: empty means no proxy, never every private range", () => {
+    for (const empty of ["", " ", ",", " , "]) {
+      expect(problemsOf({ ...productionEnv, TRUST_PROXY_HOPS: "1", TRUSTED_PROXIES: empty }), JSON.stringify(empty)).toEqual({
+        TRUSTED_PROXIES: "is empty, which trusts no proxy, while TRUST_PROXY_HOPS is 1 or more: list the proxies' addresses or CIDRs",
+      });
+    }
+    // Without hops it reads nothing either way; empty parses as an empty list (no proxy), unset as unset.
+    expect(parseEnv({ ...productionEnv, TRUSTED_PROXIES: "" }).TRUSTED_PROXIES).toEqual([]);
+    expect(parseEnv({ ...productionEnv, TRUSTED_PROXIES: " , " }).TRUSTED_PROXIES).toEqual([]);
+    expect(parseEnv(productionEnv).TRUSTED_PROXIES).toBeUndefined();
+    expect(parseEnv({ NODE_ENV: "development", TRUSTED_PROXIES: "" }).TRUSTED_PROXIES).toEqual([]);
+    expect(parseEnv({ NODE_ENV: "development", TRUST_PROXY_HOPS: "1" }).TRUSTED_PROXIES).toBeUndefined();
+    expect(parseEnv({ ...productionEnv, TRUST_PROXY_HOPS: "1", TRUSTED_PROXIES: " 10.0.0.0/8 ,, 2001:db8::/48" }).TRUSTED_PROXIES).toEqual(["10.0.0.0/8", "2001:db8::/48"]);
+    // Other variables set empty still read as unset.
+    expect(problemsOf({ ...productionEnv, SESSION_SECRET: "" })).toEqual({ SESSION_SECRET: "missing" });
+  });
+
+  it("does not ask for TRUSTED_PROXIES where no hop is read: a rehearsal on this machine, or Vercel", () => {
+    const rehearsal = { ...productionEnv, APP_URL: "http://localhost:3000", SVC_AUTH_URL: "http://localhost:4000", SVC_API_URL: "http://127.0.0.1:4000" };
+    expect(problemsOf({ ...rehearsal, TRUST_PROXY_HOPS: "1" })).toEqual({});
+    expect(problemsOf({ ...productionEnv, VERCEL: "1", TRUST_PROXY_HOPS: "1" })).toEqual({});
+    expect(problemsOf({ ...productionEnv, VERCEL: "0", TRUST_PROXY_HOPS: "1" })).toHaveProperty("TRUSTED_PROXIES");
   });
 
   it("splits SVC_SCOPES on white space", () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { negotiateLocale, resolveLocale } from "@/i18n/negotiate";
-import { phoneVariants, telHref } from "@/lib/phone";
+import { algerianNational, phoneKey, telHref } from "@/lib/phone";
 import { formatsFor } from "@/i18n/format";
 
 // U+200E/U+200F (direction marks) that Intl puts around Arabic currency; they are invisible, so tests ignore them.
@@ -124,20 +124,23 @@ describe("locale negotiation", () => {
 });
 
 describe("phone search", () => {
-  it("finds one Algerian line however it was typed", () => {
-    const expected = ["0510203040", "+213510203040", "00213510203040", "213510203040"];
-    expect(phoneVariants("0510203040")).toEqual(expected);
-    expect(phoneVariants("+213 510 20 30 40")).toEqual(expected);
-    expect(phoneVariants("00213-510-20-30-40")).toEqual(expected);
+  it("finds one Algerian line however it was typed, in its national form", () => {
+    for (const typed of ["0510203040", "+213 510 20 30 40", "00213-510-20-30-40", "213510203040", "+213 (0) 510 20 30 40", "٠٥١٠٢٠٣٠٤٠"]) {
+      expect(algerianNational(typed), typed).toBe("0510203040");
+    }
+    expect(algerianNational("021 23 45 67")).toBe("021234567");
   });
 
-  it("matches anything else as typed, without spaces", () => {
-    expect(phoneVariants("+33 6 12 34 56 78")).toEqual(["+33612345678"]);
+  it("leaves anything else to its digits: no national form, the key its digits", () => {
+    for (const typed of ["+33 6 12 34 56 78", "213-555-1234", "21305512345", "0551", ""]) expect(algerianNational(typed), typed).toBeNull();
+    expect(phoneKey("+33 6 12 34 56 78")).toBe("33612345678");
+    expect(phoneKey("—")).toBeNull();
   });
 
   it("dials an Algerian line in its international form, anything else as written, nothing without digits", () => {
     expect(telHref("0550 12 34 56")).toBe("tel:+213550123456");
     expect(telHref("00213-550-12-34-56")).toBe("tel:+213550123456");
+    expect(telHref("+213 (0) 550 12 34 56")).toBe("tel:+213550123456");
     expect(telHref("+33 6 12 34 56 78")).toBe("tel:+33612345678");
     expect(telHref("—")).toBeNull();
     expect(telHref("")).toBeNull();

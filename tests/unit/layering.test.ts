@@ -10,6 +10,8 @@ import { INSTALL_STATES } from "@/lib/installs/state";
  *   no business rule can hide in a query and the connection settings come from the caller (the shapes the queries
  *   store, an install's states or an order's copy, are written in db/ and lib/ hands them on);
  * - lib/ sits below i18n/: i18n/ reads lib/env.ts, so lib/ imports nothing of i18n/, not even a type;
+ * - the app (app/, lib/, db/, components/) imports nothing of tooling/ (benchmarks, mutation testing), not even a
+ *   type: tooling runs against the app, and a clone whose install never fetched tooling's packages must still build;
  * - what an install state means is decided in lib/installs/state.ts only: no other file compares a state to a
  *   literal ("active", "revoked"...), in TypeScript or in a drizzle condition; they ask its predicates.
  */
@@ -180,5 +182,26 @@ describe("an install state is compared to a literal only in lib/installs/state.t
       "if (isClosed(install.state)) stop();", // a predicate
     ].join("\n");
     expect(stateLiteralComparisons("lib/sample.ts", sample).map((where) => where.split(":")[0])).toEqual(["1", "2", "3", "4", "5", "6"]);
+  });
+});
+
+describe("the app never imports tooling/", () => {
+  const files = ["app", "components", "lib", "db"].flatMap(sourceFiles);
+
+  it("no file of app/, components/, lib/ or db/ imports from tooling/, types included", () => {
+    expect(files.length).toBeGreaterThan(50);
+    const offending = files.flatMap((file) =>
+      importsFrom(file, readFileSync(path.join(ROOT, file), "utf8"), ["tooling"], { types: true }).map((specifier) => `${file} imports ${specifier}`),
+    );
+    expect(offending).toEqual([]);
+  });
+
+  it("the scan sees an alias, a relative path and a type-only import of tooling/", () => {
+    const sample = [
+      'import { load } from "@/tooling/bench/support";',
+      'import type { BenchResult } from "../../tooling/bench/types";',
+      'import { log } from "@/lib/log";',
+    ].join("\n");
+    expect(importsFrom("lib/jobs/sample.ts", sample, ["tooling"], { types: true })).toEqual(["@/tooling/bench/support", "../../tooling/bench/types"]);
   });
 });

@@ -1,5 +1,5 @@
 import { execFile } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync, type Dirent } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
@@ -43,6 +43,14 @@ function projectCopy(): string {
 
 function snapshot(dir: string): Record<string, string> {
   return Object.fromEntries(READ_AND_EDITED.map((file) => [file, readFileSync(path.join(dir, file), "utf8")]));
+}
+
+/** Every file under `dir`, relative to it, with forward slashes. */
+function filesUnder(dir: string): string[] {
+  return (readdirSync(dir, { recursive: true, withFileTypes: true }) as Dirent[])
+    .filter((entry) => entry.isFile())
+    .map((entry) => path.relative(dir, path.join(entry.parentPath, entry.name)).split(path.sep).join("/"))
+    .sort();
 }
 
 const json = (dir: string, file: string) => JSON.parse(readFileSync(path.join(dir, file), "utf8")) as Record<string, Record<string, unknown>>;
@@ -111,6 +119,8 @@ describe("npm run new:section", () => {
     expect(before).not.toContain("orders:write");
     const granted = await generateSection(dir, { name: "clients", scopes: ["orders:write"] });
     expect(granted.ok).toBe(true);
+    // The checklist then says what stores installed before meet (npm run new:section prints it for these).
+    expect(granted.ok && granted.newScopes).toEqual(["orders:write"]);
     const scopes = envValues(parseEnvFile(readFileSync(path.join(dir, ".env.example"), "utf8"))).SVC_SCOPES?.split(" ");
     expect(scopes).toEqual([...before, "orders:write"]);
     expect(readFileSync(path.join(dir, "lib/sections.ts"), "utf8")).toContain('scopes: ["orders:write"],\n    needsConnection: true,');
@@ -181,6 +191,26 @@ describe("npm run new:section", () => {
     expect(inTheWay).toEqual({ ok: false, problems: ["app/stores/[storeId]/returns/ exists already"] });
     expect(snapshot(dir)).toEqual(before);
     expect(existsSync(path.join(dir, "tests/e2e/returns.spec.ts"))).toBe(false);
+  });
+
+  it("writes all or nothing: a write failing part-way leaves no file behind, and the re-run writes the section", async () => {
+    const dir = projectCopy();
+    const before = snapshot(dir);
+    // A real failing write, the last one the run makes: a file where the browser spec's folder must be (ENOTDIR or
+    // EEXIST from the file system itself), after the registry, the catalogues and the page were written aside.
+    mkdirSync(path.join(dir, "tests"), { recursive: true });
+    writeFileSync(path.join(dir, "tests/e2e"), "in the way");
+    const failed = await generateSection(dir, { name: "returns" });
+    expect(failed).toEqual({ ok: false, problems: [expect.stringMatching(/^could not write tests\/e2e\/returns\.spec\.ts \(E\w+\); nothing was written$/)] });
+    expect(snapshot(dir)).toEqual(before);
+    expect(existsSync(path.join(dir, "app")), "the page's folders, made for it, are gone").toBe(false);
+    expect(filesUnder(dir).filter((file) => !READ_AND_EDITED.includes(file))).toEqual(["tests/e2e"]);
+
+    rmSync(path.join(dir, "tests/e2e"));
+    const again = await generateSection(dir, { name: "returns" });
+    expect(again.ok).toBe(true);
+    expect(readFileSync(path.join(dir, "lib/sections.ts"), "utf8")).toContain('slug: "returns"');
+    expect(filesUnder(dir).filter((file) => file.includes(".tmp"))).toEqual([]);
   });
 
   it("writes only files the checklist of docs/extending.md and docs/architecture.md name", async () => {

@@ -5,11 +5,11 @@ import { log } from "@/lib/log";
 import { getJobs, workJobsAfterResponse } from "@/lib/jobs/app";
 import { completeInstall } from "@/lib/oauth/complete-install";
 import { failurePath } from "@/lib/oauth/failure-reasons";
-import { budgetConfig, budgetedClient, minutesToWait } from "@/lib/oauth/install-budget";
+import { budgetConfig, budgetedClient, minutesToWait, withReturning } from "@/lib/oauth/install-budget";
 import { liveAttempts, takeAttempt } from "@/lib/oauth/install-attempts";
 import { landingAfterInstall } from "@/lib/oauth/return-path";
 import { oauthClientFromEnv } from "@/lib/oauth/token-client";
-import { getInstallAttemptCookie, startSession } from "@/lib/session";
+import { browserReturningProof, getInstallAttemptCookie, rememberInstalledStores, startSession } from "@/lib/session";
 
 export const dynamic = "force-dynamic";
 /** The answer is quick; the order import worked after it (JOBS_WORKER=requests) needs the function's 60 s. */
@@ -49,16 +49,21 @@ export async function GET(request: NextRequest) {
     attempt,
     client: oauthClientFromEnv(),
     jobs,
-    admission: { client: budgetedClient(request.headers, budgetConfig(env)) },
+    admission: { client: withReturning(budgetedClient(request.headers, budgetConfig(env)), await browserReturningProof(db)) },
   });
   if (!outcome.ok) {
     const wait = outcome.retryAfterMs === undefined ? undefined : minutesToWait(outcome.retryAfterMs);
-    return redirectTo(failurePath(outcome.reason, wait));
+    const response = redirectTo(failurePath(outcome.reason, wait));
+    // The page says the minutes; clients that read headers get the same wait.
+    if (wait !== undefined) response.headers.set("Retry-After", String(wait * 60));
+    return response;
   }
 
   const storeIds = outcome.installs.map((install) => install.storeId);
   // Each store's import was enqueued with its install: on a host without a worker, it starts after this answer.
   workJobsAfterResponse();
+  // This browser's proof that it installed before: next time it is admitted ahead of the per-network budgets.
+  await rememberInstalledStores(storeIds).catch((error: unknown) => log.warn("install callback: proof cookie not set", { error }));
   try {
     await startSession(db, storeIds);
   } catch (error) {

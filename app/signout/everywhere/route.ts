@@ -7,6 +7,8 @@ import { currentSessionId, endSessionsHoldingStore } from "@/lib/session";
 import { resolveStoreAccess } from "@/lib/tenancy";
 
 export const dynamic = "force-dynamic";
+/** Work runs after the answer (the session's bookkeeping, lib/session.ts): a ceiling the host enforces, counted from the request's start. */
+export const maxDuration = 60;
 
 /**
  * Sign out everywhere for one store (form field `storeId`): every session that holds the store ends, on every

@@ -2,17 +2,28 @@ import { LinkWithStatus } from "@/components/link-with-status";
 import { orDatabaseUnavailable } from "@/components/database-unavailable";
 import { ClientMessages } from "@/components/i18n/client-messages";
 import { InstallBanner } from "@/components/install-banner";
+import { ScopeGapBanner } from "@/components/scope-gap";
 import { switchLocale } from "@/app/actions/locale";
 import { LocaleSwitcher } from "@/components/locale-switcher";
 import { SignOutForm } from "@/components/sign-out-form";
 import { StoreNav } from "@/components/store-nav";
 import { StoreSwitcher } from "@/components/store-switcher";
 import { clientMessages, getUi } from "@/i18n/server";
+import { isSectionLocked, scopeGap } from "@/lib/installs/scopes";
+import { mayCallPlatform } from "@/lib/installs/state";
 import { SECTIONS, storeHref, storesHref } from "@/lib/sections";
 import { currentSession } from "@/lib/session";
 import { requireStore } from "@/lib/tenancy";
 import { ImportProgress } from "./_components/import-progress";
 import { SHELL_CLIENT_KEYS } from "./client-keys";
+
+/**
+ * Every store page, and the actions posted to it (the import's retry among them), works after its answer: the
+ * session's bookkeeping and, with JOBS_WORKER=requests, the ask for the job drain (lib/jobs/app.ts), which drains
+ * in the request itself when CRON_SECRET is unset. Pages inherit a layout's maxDuration; the drain's 40 s of work and
+ * 10 s of hand-back fit in it (lib/jobs/request-driven.ts DRAIN_MAX_DURATION_SECONDS).
+ */
+export const maxDuration = 60;
 
 /** The store's shell, or, when the database is not answering, that message alone (the shell needs the store). */
 export default async function StoreLayout({
@@ -30,7 +41,7 @@ export default async function StoreLayout({
 }
 
 async function StoreShell({ children, storeId }: { children: React.ReactNode; storeId: string }) {
-  const [access, session, { locale, t }, messages] = await Promise.all([
+  const [access, session, { locale, t, format }, messages] = await Promise.all([
     requireStore(storeId),
     currentSession(),
     getUi(),
@@ -41,7 +52,15 @@ async function StoreShell({ children, storeId }: { children: React.ReactNode; st
   const current = { storeId: access.storeId, storeName: access.install.storeName, state: access.install.state };
   // The section links, translated here: the navigation is a client component, and words made on the server need no
   // message handed to the browser.
-  const links = SECTIONS.map((section) => ({ href: storeHref(access.storeId, section.slug), label: t(section.label), exact: section.segment === "" }));
+  const granted = access.install.scopes;
+  const links = SECTIONS.map((section) => ({
+    href: storeHref(access.storeId, section.slug),
+    label: t(section.label),
+    exact: section.segment === "",
+    locked: isSectionLocked(section.slug, granted) ? t("ScopeGap.lockedMark") : undefined,
+  }));
+  // While the sync's scope is missing the import cannot run: the banner says why, not a failed import and its retry.
+  const syncBlocked = scopeGap(granted).syncBlocked;
 
   return (
     <ClientMessages messages={messages}>
@@ -70,7 +89,10 @@ async function StoreShell({ children, storeId }: { children: React.ReactNode; st
         </header>
         <main id="main" className="mx-auto max-w-6xl space-y-4 px-4 py-6">
           <InstallBanner state={access.install.state} storeName={access.install.storeName} t={t} />
-          <ImportProgress storeId={access.storeId} row={session?.backfills.get(access.storeId) ?? null} t={t} />
+          {mayCallPlatform(access.install.state) ? (
+            <ScopeGapBanner storeId={access.storeId} storeName={access.install.storeName} granted={granted} t={t} format={format} />
+          ) : null}
+          <ImportProgress storeId={access.storeId} row={syncBlocked ? null : (session?.backfills.get(access.storeId) ?? null)} t={t} />
           {children}
         </main>
         <footer className="mx-auto max-w-6xl px-4 pb-8">

@@ -7,6 +7,7 @@ import {
   setOrderStatus,
   setStorePlan,
   setStoreSettings,
+  setWithheldScopes,
   storeCustomers,
   storeOrders,
   type StoreSettings,
@@ -47,6 +48,7 @@ export function summarizeState(ctx: EmulatorContext) {
       status: app.status,
       minimumPlan: app.minimumPlan,
       scopes: app.scopes,
+      withheldScopes: app.withheldScopes ?? [],
       redirectUris: app.redirectUris,
       developerMerchantId: app.developerMerchantId,
       webhook: {
@@ -86,6 +88,8 @@ export type EmulatorControl = {
   placeOrder(storeId: number, overrides?: OrderInput): Order;
   setOrderStatus(orderId: number, status: OrderStatus): Order;
   setAppStatus(status: AppStatus): void;
+  /** Scopes the next consents leave out of the grant (an install with the app's older scope list); [] for none. */
+  setWithheldScopes(scopes: string[]): string[];
   setStorePlan(storeId: number, plan: Plan, planExpiresAt?: string | null): Store;
   setStoreSettings(storeId: number, settings: StoreSettings): Store;
   storeOrders(storeId: number): Order[];
@@ -113,6 +117,7 @@ export function createControl(ctx: EmulatorContext): EmulatorControl {
     placeOrder: (storeId, overrides) => placeTestOrder(ctx, storeId, overrides),
     setOrderStatus: (orderId, status) => setOrderStatus(ctx, orderId, status),
     setAppStatus: (status) => void setAppStatus(ctx, status),
+    setWithheldScopes: (scopes) => setWithheldScopes(ctx, scopes),
     setStorePlan: (storeId, plan, planExpiresAt) => setStorePlan(ctx, storeId, plan, planExpiresAt),
     setStoreSettings: (storeId, settings) => setStoreSettings(ctx, storeId, settings),
     storeOrders: (storeId) => storeOrders(ctx, storeId),

@@ -80,6 +80,11 @@ export const controlRoutes: Route[] = [
     createControl(ctx).setAppStatus(requireString(body, "status") as AppStatus);
     return createControl(ctx).state().app;
   }),
+  route("POST", "app/withheld-scopes", (_request, ctx, body) => {
+    const scopes = body.scopes;
+    if (!Array.isArray(scopes) || scopes.some((scope) => typeof scope !== "string")) throw new ActionError(400, "scopes must be an array of strings");
+    return { withheldScopes: createControl(ctx).setWithheldScopes(scopes as string[]) };
+  }),
   route("POST", "stores/:id/plan", (request, ctx, body) => {
     const expires = body.planExpiresAt;
     if (expires !== undefined && expires !== null && typeof expires !== "string") {

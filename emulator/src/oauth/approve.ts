@@ -60,7 +60,8 @@ export const approve: Handler = (request, ctx) => {
     appId: app.id,
     redirectUri: consent.redirectUri,
     codeChallenge: consent.codeChallenge,
-    scopes: consent.scopes,
+    // The emulator's "older scope list" setting (setWithheldScopes): the grant leaves those out.
+    scopes: consent.scopes.filter((scope) => !(app.withheldScopes ?? []).includes(scope)),
     storeIds: resolved,
     merchantId: consent.merchantId!,
     createdAt: now.toISOString(),

@@ -28,13 +28,17 @@ export function consentPage(ctx: EmulatorContext, app: App, merchant: Merchant, 
   const scopes = request.scopes
     .map((scope) => `<li><code>${escapeHtml(scope)}</code> ${escapeHtml(SCOPE_DESCRIPTIONS[scope] ?? "")}</li>`)
     .join("\n");
+  const withheld = request.scopes.filter((scope) => (app.withheldScopes ?? []).includes(scope));
+  const withholding = withheld.length
+    ? `<p class="notice" data-withheld-scopes="${escapeHtml(withheld.join(" "))}">Emulator setting: this consent grants the older scope list, without ${withheld.map((scope) => `<code>${escapeHtml(scope)}</code>`).join(", ")} (<code>npm run emulator -- withhold-scopes</code> with no scope, or the console, turns it off).</p>`
+    : "";
   const notice = isTestMode(app)
     ? `<p class="notice" data-test-mode>This app is in test mode: it has not been approved yet and can only be installed on its developer's stores.</p>`
     : "";
   return page(
     `Install ${app.name}`,
     `<h1>Install ${escapeHtml(app.name)}</h1>
-${notice}
+${notice}${withholding}
 <p>Signed in as <strong>${escapeHtml(merchant.name)}</strong> · <a href="/login?next=${encodeURIComponent(authorizeUrl)}">not you?</a></p>
 <p>The app asks to:</p><ul>${scopes}</ul>
 <form method="post" action="/oauth/apps/approve">

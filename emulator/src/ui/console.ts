@@ -3,7 +3,7 @@
  * signing secret rotation, the delivery log with every attempt, fault injection, app review status and store
  * plans. A rotated secret is shown once, in the answer to the rotate form, and never put in a URL.
  */
-import { ActionError, APP_STATUSES, setAppStatus, setStorePlan } from "../actions";
+import { ActionError, APP_STATUSES, setAppStatus, setStorePlan, setWithheldScopes } from "../actions";
 import type { EmuRequest, EmuResponse, EmulatorContext, Route } from "../http/types";
 import { PLAN_RANK, type AppStatus, type Plan, type WebhookDelivery } from "../model";
 import { parseForm } from "../oauth/session";
@@ -73,6 +73,11 @@ function consolePage(ctx: EmulatorContext, messages: { notice?: string | null; e
     })
     .join("");
 
+  const withheld = app.withheldScopes ?? [];
+  const scopeBoxes = app.scopes
+    .map((scope) => `<label><input type="checkbox" name="scope" value="${esc(scope)}"${withheld.includes(scope) ? " checked" : ""}> <code>${esc(scope)}</code></label>`)
+    .join(" ");
+
   const deliveries = ctx.state.deliveries.slice(-DELIVERIES_SHOWN).reverse();
   const body = `${secretBlock}
 <section><h2>App</h2>
@@ -80,6 +85,10 @@ function consolePage(ctx: EmulatorContext, messages: { notice?: string | null; e
 ${postForm("/console/app-status", hidden("status", "approved"), "Approve")}
 ${postForm("/console/app-status", hidden("status", "suspended"), "Suspend", "danger")}
 ${postForm("/console/app-status", select("status", APP_STATUSES, app.status, "App status"), "Set status", "secondary")}
+<h3>Older scope list</h3>
+<p>Registered scopes: ${app.scopes.map((scope) => `<code>${esc(scope)}</code>`).join(" ")}. ${withheld.length ? `Next consents grant them ${badge(`without ${withheld.join(" ")}`, "warn")}` : `<span class="muted">Next consents grant what the app asks.</span>`}</p>
+${postForm("/console/withheld-scopes", `<fieldset><legend>Leave out of the next grants (as the app's older version asked)</legend>${scopeBoxes}</fieldset>`, "Save", "secondary")}
+<p class="muted">Install a store with a scope left out, then clear it: the store now has the grant a store installed before a section added that scope has, and the app asks its merchant again.</p>
 </section>
 <section><h2>Webhook endpoint</h2>
 <p>${endpointState}</p>${devSetting}
@@ -197,6 +206,14 @@ export const consoleRoutes: Route[] = [
     handler: consolePost((request, ctx) => {
       const app = setAppStatus(ctx, (parseForm(request.body).get("status") ?? "") as AppStatus);
       return seeOther("/console", { notice: `App status is now ${app.status}.` });
+    }),
+  },
+  {
+    method: "POST",
+    path: "/console/withheld-scopes",
+    handler: consolePost((request, ctx) => {
+      const scopes = setWithheldScopes(ctx, parseForm(request.body).getAll("scope"));
+      return seeOther("/console", { notice: scopes.length ? `Next consents grant without ${scopes.join(" ")}.` : "Next consents grant what the app asks." });
     }),
   },
   {

@@ -10,6 +10,8 @@ export async function generateMetadata(): Promise<Metadata> {
   return { title: t("Shell.signOutEverywhere") };
 }
 export const dynamic = "force-dynamic";
+/** Work runs after the answer (the session's bookkeeping, lib/session.ts): a ceiling the host enforces, counted from the request's start. */
+export const maxDuration = 60;
 
 /**
  * The question before sign out everywhere (`POST /signout/everywhere` sends an unconfirmed press here): it ends every

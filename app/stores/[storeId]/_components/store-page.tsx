@@ -3,7 +3,9 @@ import type { Metadata } from "next";
 import type { ReactNode } from "react";
 import { orDatabaseUnavailable } from "@/components/database-unavailable";
 import { ErrorPanel } from "@/components/error-panel";
+import { LockedSection } from "@/components/scope-gap";
 import { getUi, type Ui } from "@/i18n/server";
+import { isSectionLocked } from "@/lib/installs/scopes";
 import { mayCallPlatform } from "@/lib/installs/state";
 import { log } from "@/lib/log";
 import { isPlatformError } from "@/lib/platform";
@@ -14,8 +16,9 @@ import { describePlatformError } from "@/lib/merchant-text/platform-error";
 
 /**
  * The frame every store page shares, so a page holds only what is its own: the "database unavailable" answer with
- * its Try again, the tenancy guard, the heading, the read-only state of a store the app no longer reaches, and the
- * error panel for a platform refusal. `storePage(slug, render)` is a page's default export.
+ * its Try again, the tenancy guard, the heading, the read-only state of a store the app no longer reaches, the
+ * locked state of a section whose scope the store's grant lacks (lib/installs/scopes.ts), and the error panel for a
+ * platform refusal. `storePage(slug, render)` is a page's default export.
  */
 
 /** A page's query string as Next hands it over. */
@@ -147,6 +150,21 @@ export function storePage<Extra extends Record<string, string> = Record<never, s
               {t(options.readOnly)}
             </p>
           </div>
+        );
+      }
+      // A section added after this store was installed: its scope is asked again (the layout's banner), and until
+      // then the page says so instead of calling the platform for a 403.
+      if (isSectionLocked(slug, access.install.scopes)) {
+        return (
+          <LockedSection
+            slug={slug}
+            storeId={access.storeId}
+            storeName={access.install.storeName}
+            granted={access.install.scopes}
+            heading={heading}
+            t={t}
+            format={ui.format}
+          />
         );
       }
       try {

@@ -24,8 +24,7 @@ function formKeys(tree: CategoryWithChildren[]): CategoryFormKeys {
 /**
  * The store's category tree, edited in place. It has no loading.tsx: the page arrives whole, in one answer, with the
  * tree. A skeleton streamed ahead of it put the page's real first paint (the heading and the tree) after its
- * scripts had arrived, and on a phone Lighthouse timed the LCP behind them all (2.5-3.9x the floor's 50-row page;
- * 1.1x in one answer). A client navigation shows the navigation bar (components/link-with-status.tsx) while it waits instead.
+ * scripts had arrived, which on a phone delays the largest paint behind them all. A client navigation shows the navigation bar (components/link-with-status.tsx) while it waits instead.
  * Categories live on the platform: a store the app no longer reaches has none to show and nothing to try again
  * (readOnly), and a refusal is explained in the frame's panel.
  */

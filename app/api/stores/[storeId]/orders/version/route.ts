@@ -6,6 +6,8 @@ import { requestLog } from "@/lib/request-id";
 import { currentSession } from "@/lib/session";
 
 export const dynamic = "force-dynamic";
+/** Work runs after the answer (the session's bookkeeping, lib/session.ts): a ceiling the host enforces, counted from the request's start. */
+export const maxDuration = 60;
 
 const NO_STORE = { "Cache-Control": "no-store" };
 

@@ -1,0 +1,34 @@
+import { describe, expect, it } from "vitest";
+import { analyse, type TraceEvent } from "@/tooling/bench/page-profile";
+
+const URL_UNDER_TEST = "http://127.0.0.1:3000/stores/101/orders";
+const on = (tid: number) => ({ pid: 1, tid, ph: "X" });
+
+describe("page-profile's reading of a trace", () => {
+  const events: TraceEvent[] = [
+    { ...on(7), name: "ParseHTML", ts: 1_000, dur: 5_000, args: { beginData: { url: URL_UNDER_TEST } } },
+    // A 100 ms task: 40 ms of layout, 30 ms of script inside it (a microtask checkpoint), the rest its own.
+    { ...on(7), name: "RunTask", ts: 10_000, dur: 100_000 },
+    { ...on(7), name: "LocalFrameView::performLayout", ts: 10_000, dur: 40_000 },
+    { ...on(7), name: "RunMicrotasks", ts: 60_000, dur: 30_000 },
+    // A short task of script on the same thread, and a long one on another page's thread, which is not this load's.
+    { ...on(7), name: "RunTask", ts: 200_000, dur: 10_000 },
+    { ...on(7), name: "FunctionCall", ts: 200_000, dur: 10_000 },
+    { ...on(9), name: "RunTask", ts: 10_000, dur: 500_000 },
+  ];
+
+  it("keeps to the thread that parsed the page, and sorts each event's own time by kind", () => {
+    const round = analyse(events, URL_UNDER_TEST);
+    expect(round).not.toBeNull();
+    expect(round!.busy).toBe(110);
+    expect(round!.longest).toBe(100);
+    expect(round!.kinds.get("layout")).toBe(40);
+    expect(round!.kinds.get("script")).toBe(40);
+    // Lighthouse's simulation: each task 4x, what passes 50 ms blocks (400 - 50; the 40 ms one blocks nothing).
+    expect(round!.blocking).toBe(350);
+  });
+
+  it("finds nothing when the page's document was never parsed", () => {
+    expect(analyse(events, "http://127.0.0.1:3000/elsewhere")).toBeNull();
+  });
+});
