@@ -28,6 +28,14 @@ function pattern(message: string): RegExp {
   return new RegExp(parts.join(".+"));
 }
 
+/**
+ * While a store's order import runs, its pages render themselves again every few seconds, and one rendered after an
+ * uninstall rightly shows the change. A tab meant to stay as it was loaded, stale, waits the import out first.
+ */
+async function untilImportEnds(page: Page): Promise<void> {
+  await expect(page.locator('[data-order-import="running"]')).toHaveCount(0, { timeout: 30_000 });
+}
+
 /** The merchant uninstalls the app from a store; a second tab learns when that has reached the app, the others wait. */
 async function uninstallMeanwhile(context: BrowserContext, storeId: number): Promise<void> {
   await emulatorControl("POST", `/_emulator/stores/${storeId}/uninstall`);
@@ -140,6 +148,7 @@ test("an action on a store uninstalled meanwhile says it was not done, and why",
     const { context, page } = await phoneIn(browser, locale);
     await installThroughConsent(page, { storeIds: [101, 103] });
     await page.goto("/stores/103/categories");
+    await untilImportEnds(page);
     const form = page.locator("form").filter({ has: page.locator('input[name="name"]') }).first();
     await expect(form).toBeVisible();
     await uninstallMeanwhile(context, 103);
@@ -161,6 +170,7 @@ test("a store uninstalled meanwhile, reached without a page load, is explained a
   await installThroughConsent(page, { storeIds: [101, 102] });
   // Three tabs of one browser, each loaded before the uninstall, each still linking to the store.
   await page.goto("/stores/101/categories");
+  await untilImportEnds(page);
   const list = await context.newPage();
   await list.goto("/stores");
   // This tab has just loaded /stores/102/orders afresh for a stale answer: were that answer's path and the address
