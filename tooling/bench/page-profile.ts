@@ -7,11 +7,13 @@
  * of work (script, style, layout and text shaping, HTML parsing, paint). Medians over the rounds.
  *
  *   PROFILE_ROUNDS=N (default 7)   PROFILE_RATE=4 to slow the CPU for real (default 1: Lighthouse runs unthrottled
- *   and multiplies)   PROFILE_LOCALE=fr (default ar)   --tasks  each task of the median round over 10 ms, by kind
+ *   and multiplies)   PROFILE_LOCALE=fr (default ar)   --tasks  each task of the median round over 10 ms, by kind   --events  the median round's time by trace event
+ *   PROFILE_TRACE_DIR=dir  keeps every load's trace there
  *   --fetches  each round's fetch requests (prefetches, the live refresh's probe) and the rows it showed
  *
  * Paths are the app's (`{order}` stands for an order of the bench's store); the orders page when none is given.
  */
+import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { Browser, BrowserContext, Cookie } from "@playwright/test";
 import { firstOrderId, installThroughConsent, launchChromium, startAppBesideReference } from "./first-load-js";
@@ -33,7 +35,7 @@ const KINDS: [kind: string, names: RegExp][] = [
 ];
 const kindOf = (name: string) => KINDS.find(([, pattern]) => pattern.test(name))?.[0] ?? "other";
 
-export type Round = { busy: number; longest: number; blocking: number; kinds: Map<string, number>; tasks: string[] };
+export type Round = { busy: number; longest: number; blocking: number; kinds: Map<string, number>; names: Map<string, number>; tasks: string[] };
 
 /** One load's main thread from its trace: the renderer thread that parsed `url`'s document, its top-level tasks. */
 export function analyse(traceEvents: TraceEvent[], url: string): Round | null {
@@ -55,7 +57,12 @@ export function analyse(traceEvents: TraceEvent[], url: string): Round | null {
     open.push(event);
   }
   const kinds = new Map<string, number>();
-  for (const [event, us] of self) if (event.name !== "RunTask") kinds.set(kindOf(event.name), (kinds.get(kindOf(event.name)) ?? 0) + us / 1000);
+  const names = new Map<string, number>();
+  for (const [event, us] of self) {
+    if (event.name === "RunTask") continue;
+    kinds.set(kindOf(event.name), (kinds.get(kindOf(event.name)) ?? 0) + us / 1000);
+    names.set(event.name, (names.get(event.name) ?? 0) + us / 1000);
+  }
   const tasks: string[] = [];
   for (const task of topLevel.filter((t) => t.dur! >= 10_000)) {
     const inside = new Map<string, number>();
@@ -67,6 +74,7 @@ export function analyse(traceEvents: TraceEvent[], url: string): Round | null {
     longest: Math.max(...topLevel.map((task) => task.dur! / 1000)),
     blocking: topLevel.reduce((sum, task) => sum + Math.max(0, (task.dur! / 1000) * (SIMULATED_SLOWDOWN / RATE) - 50), 0),
     kinds,
+    names,
     tasks,
   };
 }
@@ -82,12 +90,17 @@ async function traceLoad(browser: Browser, cookies: Cookie[], url: string): Prom
     });
     const cdp = await context.newCDPSession(page);
     if (RATE !== 1) await cdp.send("Emulation.setCPUThrottlingRate", { rate: RATE });
-    await browser.startTracing(page, { categories: ["devtools.timeline", "disabled-by-default-devtools.timeline", "v8.execute", "blink", "loading"] });
+    await browser.startTracing(page, { categories: ["devtools.timeline", "disabled-by-default-devtools.timeline", "v8.execute", "blink", "loading", ...(process.env.PROFILE_CATEGORIES?.split(",") ?? [])] });
     await page.goto(url, { waitUntil: "load" });
     // What follows the load event (hydration's effects, prefetches, the first refresh timer's set-up) belongs to it,
     // as Lighthouse counts it: a fixed window after it, the same for every page.
     await page.waitForTimeout(2000);
     const buffer = await browser.stopTracing();
+    // PROFILE_TRACE_DIR keeps each load's trace, for DevTools' Performance panel (Load profile…).
+    if (process.env.PROFILE_TRACE_DIR) {
+      await mkdir(process.env.PROFILE_TRACE_DIR, { recursive: true });
+      await writeFile(path.join(process.env.PROFILE_TRACE_DIR, `${new URL(url).pathname.replace(/\W+/g, "_")}-${Date.now()}.json`), buffer);
+    }
     if (process.argv.includes("--fetches")) console.log(`    ${url}: ${await page.locator("tbody tr").count()} rows; fetches: ${fetched.join(" ")}`);
     return analyse((JSON.parse(buffer.toString("utf8")) as { traceEvents: TraceEvent[] }).traceEvents, url);
   } finally {
@@ -124,6 +137,10 @@ async function main(): Promise<void> {
           kinds.map((kind) => `${kind} ${median(runs.map((r) => r.kinds.get(kind) ?? 0)).toFixed(0)}`).join(", "),
       );
       if (process.argv.includes("--tasks") && middle) for (const task of middle.tasks) console.log(`    ${task}`);
+      if (process.argv.includes("--events") && middle) {
+        const top = [...middle.names].sort((a, b) => b[1] - a[1]).slice(0, 15);
+        console.log(`    by trace event: ${top.map(([name, ms]) => `${name} ${ms.toFixed(0)}`).join(", ")}`);
+      }
     }
   } finally {
     await browser.close();

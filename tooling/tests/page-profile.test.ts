@@ -24,6 +24,8 @@ describe("page-profile's reading of a trace", () => {
     expect(round!.longest).toBe(100);
     expect(round!.kinds.get("layout")).toBe(40);
     expect(round!.kinds.get("script")).toBe(40);
+    // By trace event, each its own time (the task itself is the frame, not work).
+    expect(Object.fromEntries(round!.names)).toEqual({ ParseHTML: 5, "LocalFrameView::performLayout": 40, RunMicrotasks: 30, FunctionCall: 10 });
     // Lighthouse's simulation: each task 4x, what passes 50 ms blocks (400 - 50; the 40 ms one blocks nothing).
     expect(round!.blocking).toBe(350);
   });
