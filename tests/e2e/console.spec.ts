@@ -1,9 +1,10 @@
-import { expect, test, type Page, type Request } from "@playwright/test";
+import { expect, test, type Page } from "@playwright/test";
 import ar from "../../messages/ar.json" with { type: "json" };
 import en from "../../messages/en.json" with { type: "json" };
 import fr from "../../messages/fr.json" with { type: "json" };
 import { installThroughConsent } from "./support/install";
 import { APP_URL, emulatorControl } from "./support/servers";
+import { settle, trackRequests } from "./support/settle";
 
 /**
  * A clean console (issue 26) on the production build: every merchant page (a failed install, the list of stores, a
@@ -20,30 +21,9 @@ type Locale = keyof typeof CATALOGUES;
 const LOCALES: Locale[] = ["ar", "fr", "en"];
 const STORE = 101;
 
-/** Each page's requests still without an answer (request events: every frame's, fetches and documents alike). */
-const inFlight = new WeakMap<Page, Set<Request>>();
-
-/**
- * The page loaded and every request it started answered, so what it loads after its load event has logged its
- * errors. Judged by the page's own request events rather than Playwright's "networkidle": on CI's PostgreSQL leg the
- * signed-out page twice never reached networkidle with no request of the page unanswered. A page that keeps a
- * request unanswered fails here, naming it.
- */
-async function settle(page: Page): Promise<void> {
-  await page.waitForLoadState("load");
-  const pending = inFlight.get(page) ?? new Set<Request>();
-  await expect
-    .poll(() => [...pending].map((request) => `${request.method()} ${request.url()}`), { message: `${page.url()}: requests still unanswered`, timeout: 30_000 })
-    .toEqual([]);
-}
-
 /** Every error the app's own pages log or throw (the emulator's consent screen, another origin, is not under test). */
 function collectErrors(page: Page): string[] {
-  const pending = new Set<Request>();
-  inFlight.set(page, pending);
-  page.on("request", (request) => pending.add(request));
-  page.on("requestfinished", (request) => pending.delete(request));
-  page.on("requestfailed", (request) => pending.delete(request));
+  trackRequests(page);
   const errors: string[] = [];
   page.on("console", (message) => {
     if (message.type() === "error" && (message.location().url === "" || message.location().url.startsWith(APP_URL))) {

@@ -2,6 +2,7 @@ import { expect, test, type Page, type Response } from "@playwright/test";
 import { bodyStyled, linkedStyles, missingAppRules } from "../helpers/linked-styles";
 import { installThroughConsent } from "./support/install";
 import { keepScreenshot } from "./support/review";
+import { settle, trackRequests } from "./support/settle";
 
 /**
  * Every page of the production build satisfies its own Content Security Policy: no violation event, no console
@@ -73,13 +74,14 @@ async function expectAppStylesheet(page: Page): Promise<void> {
 
 async function visit(page: Page, path: string, screenshot: string): Promise<void> {
   const response = await page.goto(path);
-  await page.waitForLoadState("networkidle");
+  await settle(page);
   await expectNoncePolicy(page, response);
   expect(await violations(page), `CSP violations on ${path}`).toEqual([]);
   await keepScreenshot(page, screenshot);
 }
 
 test.beforeEach(async ({ page }) => {
+  trackRequests(page);
   // Collected in the page itself, before any of its scripts run: the browser's own CSP report for each block.
   await page.addInitScript(() => {
     document.addEventListener("securitypolicyviolation", (event) => {
@@ -124,7 +126,7 @@ test("store pages satisfy the content security policy after an install", async (
   // Client-side navigation loads more chunks under 'strict-dynamic': still no violation.
   await page.getByRole("link", { name: /orders/i }).first().click();
   await page.waitForURL(/\/stores\/101\/orders/);
-  await page.waitForLoadState("networkidle");
+  await settle(page);
   expect(await violations(page)).toEqual([]);
   // A client navigation keeps the one stylesheet: not linked a second time, still applied.
   await expectAppStylesheet(page);
@@ -139,7 +141,7 @@ test("not-found pages satisfy the content security policy", async ({ page }) => 
   for (const path of ["/does-not-exist", "/stores/999/orders"]) {
     const response = await page.goto(path);
     expect(response?.status()).toBe(404);
-    await page.waitForLoadState("networkidle");
+    await settle(page);
     expect(await violations(page), `CSP violations on ${path}`).toEqual([]);
   }
   expect(problems.filter((problem) => !problem.includes("404 (Not Found)"))).toEqual([]);
