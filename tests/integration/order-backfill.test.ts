@@ -62,6 +62,14 @@ describe(`order backfill jobs (${databaseKind()})`, () => {
   async function install(handle: DatabaseHandle, boss: PgBoss): Promise<void> {
     // Retries a second apart, and a killed worker's job noticed after the shortest heartbeat pg-boss allows.
     await boss.updateQueue(JOB.backfill, { retryDelay: 1, retryBackoff: false, heartbeatSeconds: 10 });
+    await consent(handle, boss);
+  }
+
+  /**
+   * The merchant's consent as the callback saves it: a new token (revoking the one before, on a re-install) and a
+   * new import run, in one transaction.
+   */
+  async function consent(handle: DatabaseHandle, boss: PgBoss): Promise<void> {
     const minted = emulator.control.mintInstall(STORE);
     await handle.db.transaction(async (tx) => {
       const saved = await saveInstalledStores(tx, {
@@ -72,16 +80,58 @@ describe(`order backfill jobs (${databaseKind()})`, () => {
     });
   }
 
-  /** Re-installs the store as a second consent does: a new token (the old one is revoked) and a new import run. */
-  async function reinstall(handle: DatabaseHandle, boss: PgBoss): Promise<void> {
-    const minted = emulator.control.mintInstall(STORE);
-    await handle.db.transaction(async (tx) => {
-      const saved = await saveInstalledStores(tx, {
-        scopes: ["orders:read"],
-        stores: [{ storeId: STORE, storeName: "Amina Couture", installId: minted.installId, accessToken: minted.accessToken }],
-      });
-      await enqueueBackfills(boss, tx, saved.map((row) => row.storeId));
+  /** A worker as the app runs one, through the recording proxy, in chunks of two pages and with one-second ticks. */
+  function workerOn(handle: DatabaseHandle, platform: Omit<NonNullable<Parameters<typeof startWorker>[1]>["platform"], "baseUrl"> = {}): Promise<JobWorker> {
+    return startWorker(handle, {
+      platform: { baseUrl: proxy.url, ...platform },
+      backfillChunkPages: 2,
+      pollingIntervalSeconds: 1,
+      superviseIntervalSeconds: 1,
     });
+  }
+
+  /**
+   * A database a worker in another process can open: a scratch database on the server, else an embedded folder,
+   * which the test must close while the child has it (two processes never open one folder).
+   */
+  async function databaseForAChild() {
+    const serverUrl = process.env.TEST_DATABASE_URL ?? process.env.DATABASE_URL;
+    const folder = serverUrl ? null : await mkdtemp(path.join(tmpdir(), "starter-backfill-"));
+    const scratch = serverUrl ? await createScratchDatabase(serverUrl, "starter_test") : null;
+    const target = scratch ? scratch.url : path.join(folder!, "db");
+    return {
+      target,
+      embedded: !scratch,
+      open: () => openDatabase(scratch ? { url: target } : { embedded: target }),
+      async drop() {
+        await scratch?.drop();
+        if (folder) await rm(folder, { recursive: true, force: true });
+      },
+    };
+  }
+
+  /**
+   * The job worker in a process of its own (tests/helpers/jobs-worker-child.ts) on `target`, the platform 300 ms a
+   * call, killed with SIGKILL once `reached` holds: an event, or the child's exit, ends the wait, never a deadline.
+   */
+  async function killChildWorkerOnce(target: string, reached: () => boolean | Promise<boolean>, what: string): Promise<void> {
+    proxy.calls.length = 0;
+    proxy.delayMs = 300;
+    const child = spawn(process.execPath, ["--import", "tsx", "--conditions=react-server", "tests/helpers/jobs-worker-child.ts"], {
+      env: { ...process.env, JOBS_CHILD_DB: target, JOBS_CHILD_API: proxy.url },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+    try {
+      while (!(await reached())) {
+        if (child.exitCode !== null) throw new Error(`the child worker exited before ${what}`);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    } finally {
+      child.kill("SIGKILL");
+      await exited;
+      proxy.delayMs = 0;
+    }
   }
 
   /**
@@ -145,12 +195,7 @@ describe(`order backfill jobs (${databaseKind()})`, () => {
         }
         return fetch(input, init);
       };
-      worker = await startWorker(handle, {
-        platform: { baseUrl: proxy.url, fetch: faultAfterTwoPages, retry: { maxAttempts: 1 } },
-        backfillChunkPages: 2,
-        pollingIntervalSeconds: 1,
-        superviseIntervalSeconds: 1,
-      });
+      worker = await workerOn(handle, { fetch: faultAfterTwoPages, retry: { maxAttempts: 1 } });
       await install(handle, worker.boss);
       await waitForImport(handle);
 
@@ -176,12 +221,7 @@ describe(`order backfill jobs (${databaseKind()})`, () => {
     try {
       await failFirstMarkWrite(handle, "raise");
       proxy.calls.length = 0;
-      worker = await startWorker(handle, {
-        platform: { baseUrl: proxy.url, retry: { maxAttempts: 1 } },
-        backfillChunkPages: 2,
-        pollingIntervalSeconds: 1,
-        superviseIntervalSeconds: 1,
-      });
+      worker = await workerOn(handle, { retry: { maxAttempts: 1 } });
       await install(handle, worker.boss);
       await waitForImport(handle);
 
@@ -225,15 +265,10 @@ describe(`order backfill jobs (${databaseKind()})`, () => {
       // Every attempt is the last (the old run's 401 is final, as when its retries ran out): set before the send,
       // which copies the queue's retry limit into the job.
       await sender(handle, (boss) => boss.updateQueue(JOB.backfill, { retryLimit: 0 }));
-      worker = await startWorker(handle, {
-        // The client keeps its own retries, as in production: a call that met a dropped connection is sent again,
-        // and only the platform's answer (the 401, never retried) is final. With them off too, one reset connection
-        // before the second page failed the old run for good, and the test waited in vain for that page.
-        platform: { baseUrl: proxy.url, fetch: holdSecondPage },
-        backfillChunkPages: 2,
-        pollingIntervalSeconds: 1,
-        superviseIntervalSeconds: 1,
-      });
+      // The client keeps its own retries, as in production: a call that met a dropped connection is sent again,
+      // and only the platform's answer (the 401, never retried) is final. With them off too, one reset connection
+      // before the second page failed the old run for good, and the test waited in vain for that page.
+      worker = await workerOn(handle, { fetch: holdSecondPage });
       await install(handle, worker.boss);
       // Only the old run's job has no retry left: the new run's may retry (a loaded machine times calls out).
       await worker.boss.updateQueue(JOB.backfill, { retryLimit: 8 });
@@ -247,7 +282,7 @@ describe(`order backfill jobs (${databaseKind()})`, () => {
         await Promise.race([asked, new Promise((resolve) => setTimeout(resolve, 200))]);
       }
       while (((await findBackfill(handle.db, STORE))?.pages ?? 0) < 1) await new Promise((resolve) => setTimeout(resolve, 20));
-      await reinstall(handle, worker.boss);
+      await consent(handle, worker.boss);
       const newRun = (await findBackfill(handle.db, STORE))?.runId;
       expect(newRun).not.toBe(oldRun);
       release();
@@ -269,52 +304,26 @@ describe(`order backfill jobs (${databaseKind()})`, () => {
   }, 240_000);
 
   it("a worker killed with SIGKILL mid-import: after a restart the import resumes from the page it reached", async () => {
-    const serverUrl = process.env.TEST_DATABASE_URL ?? process.env.DATABASE_URL;
-    const folder = serverUrl ? null : await mkdtemp(path.join(tmpdir(), "starter-backfill-"));
-    const scratch = serverUrl ? await createScratchDatabase(serverUrl, "starter_test") : null;
-    const target = scratch ? scratch.url : path.join(folder!, "db");
-    const open = () => openDatabase(scratch ? { url: target } : { embedded: target });
-    let handle = await open();
+    const database = await databaseForAChild();
+    let handle = await database.open();
     let worker: JobWorker | undefined;
     try {
       await migrateDatabase(handle);
-      const sender = await startBoss(handle);
-      await install(handle, sender);
-      await sender.stop({ graceful: false, close: true });
-      // Two processes must never open one embedded folder: the test lets go of it while the child runs.
-      if (!scratch) await handle.close();
+      await sender(handle, (boss) => install(handle, boss));
+      if (database.embedded) await handle.close();
 
-      proxy.calls.length = 0;
-      proxy.delayMs = 300;
-      const child = spawn(process.execPath, ["--import", "tsx", "--conditions=react-server", "tests/helpers/jobs-worker-child.ts"], {
-        env: { ...process.env, JOBS_CHILD_DB: target, JOBS_CHILD_API: proxy.url },
-        stdio: ["ignore", "pipe", "pipe"],
-      });
-      const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
       // Killed once it asks for its fourth page: it asks for a page while writing the one before, so by then at
-      // least two pages are saved, and the third or the fourth is not. The child's exit is the other event that
-      // ends the wait; a slow machine only makes it longer.
-      while (orderPageCursors(proxy.calls).length < 4) {
-        if (child.exitCode !== null) throw new Error("the child worker exited before its fourth page");
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
-      child.kill("SIGKILL");
-      await exited;
+      // least two pages are saved, and the third or the fourth is not.
+      await killChildWorkerOnce(database.target, () => orderPageCursors(proxy.calls).length >= 4, "its fourth page");
       const beforeKill = orderPageCursors(proxy.calls);
-      proxy.delayMs = 0;
 
-      if (!scratch) handle = await open();
+      if (database.embedded) handle = await database.open();
       expect(await storedCount(handle)).toBeLessThan(platformCount());
       const reached = await findBackfill(handle.db, STORE);
       expect(reached?.pages).toBeGreaterThanOrEqual(2);
       expect((await findSyncState(handle.db, STORE))?.sinceCursor ?? null).toBeNull();
 
-      worker = await startWorker(handle, {
-        platform: { baseUrl: proxy.url },
-        backfillChunkPages: 2,
-        pollingIntervalSeconds: 1,
-        superviseIntervalSeconds: 1,
-      });
+      worker = await workerOn(handle);
       await waitForImport(handle);
 
       expect(await storedCount(handle)).toBe(platformCount());
@@ -327,67 +336,37 @@ describe(`order backfill jobs (${databaseKind()})`, () => {
     } finally {
       await worker?.stop(1_000);
       await handle.close().catch(() => undefined);
-      await scratch?.drop();
-      if (folder) await rm(folder, { recursive: true, force: true });
+      await database.drop();
     }
   }, 180_000);
 
   it("a worker killed with SIGKILL between storing the last page and finishing: the import finishes once, never from page 1", async () => {
-    const serverUrl = process.env.TEST_DATABASE_URL ?? process.env.DATABASE_URL;
-    const folder = serverUrl ? null : await mkdtemp(path.join(tmpdir(), "starter-backfill-"));
-    const scratch = serverUrl ? await createScratchDatabase(serverUrl, "starter_test") : null;
-    const target = scratch ? scratch.url : path.join(folder!, "db");
-    const open = () => openDatabase(scratch ? { url: target } : { embedded: target });
-    let handle = await open();
+    const database = await databaseForAChild();
+    let handle = await database.open();
     let worker: JobWorker | undefined;
     try {
       await migrateDatabase(handle);
       // The finish's first write of the polling mark hangs: the child is killed while it waits there.
-      await failFirstMarkWrite(handle, scratch ? "sleep" : "announce and sleep");
+      await failFirstMarkWrite(handle, database.embedded ? "announce and sleep" : "sleep");
       await sender(handle, (boss) => install(handle, boss));
-      if (!scratch) await handle.close();
+      if (database.embedded) await handle.close();
 
-      proxy.calls.length = 0;
-      proxy.delayMs = 300;
-      const child = spawn(process.execPath, ["--import", "tsx", "--conditions=react-server", "tests/helpers/jobs-worker-child.ts"], {
-        env: { ...process.env, JOBS_CHILD_DB: target, JOBS_CHILD_API: proxy.url },
-        stdio: ["ignore", "pipe", "pipe"],
-      });
-      const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
-      while (orderPageCursors(proxy.calls).length < 4) {
-        if (child.exitCode !== null) throw new Error("the child worker exited before the last page");
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
-      if (scratch) {
-        // On a server the wait is visible: kill the child once it sleeps in the mark's write.
-        for (;;) {
-          const result = await handle.db.execute(sql`select count(*)::int as n from pg_stat_activity where wait_event = 'PgSleep' and datname = current_database()`);
-          if (Number((result as unknown as { rows?: { n: number }[] }).rows?.[0]?.n ?? (result as unknown as { n: number }[])[0]?.n) > 0) break;
-          if (child.exitCode !== null) throw new Error("the child worker exited before the finish");
-          await new Promise((resolve) => setTimeout(resolve, 50));
-        }
-      } else {
+      const sleepingInTheFinish = async () => {
+        if (orderPageCursors(proxy.calls).length < 4) return false;
         // The embedded folder is the child's alone: the finish's write says so itself, with a file beside the data.
-        while (!existsSync(path.join(target, FINISH_MARKER))) {
-          if (child.exitCode !== null) throw new Error("the child worker exited before the finish");
-          await new Promise((resolve) => setTimeout(resolve, 50));
-        }
-      }
-      child.kill("SIGKILL");
-      await exited;
-      proxy.delayMs = 0;
+        if (database.embedded) return existsSync(path.join(database.target, FINISH_MARKER));
+        // On a server the wait is visible: the child's statement sleeps in the mark's write.
+        const result = await handle.db.execute(sql`select count(*)::int as n from pg_stat_activity where wait_event = 'PgSleep' and datname = current_database()`);
+        return Number((result as unknown as { rows?: { n: number }[] }).rows?.[0]?.n ?? (result as unknown as { n: number }[])[0]?.n) > 0;
+      };
+      await killChildWorkerOnce(database.target, sleepingInTheFinish, "the finish");
       // A server notices a dead client only when it next talks to it: end the orphaned sleep as it eventually would.
-      if (scratch) await handle.db.execute(sql`select pg_terminate_backend(pid) from pg_stat_activity where wait_event = 'PgSleep' and datname = current_database()`);
+      if (!database.embedded) await handle.db.execute(sql`select pg_terminate_backend(pid) from pg_stat_activity where wait_event = 'PgSleep' and datname = current_database()`);
 
-      if (!scratch) handle = await open();
+      if (database.embedded) handle = await database.open();
       await handle.db.execute(sql`drop trigger test_fail_mark on order_sync_state`);
       expect((await findBackfill(handle.db, STORE))?.status).toBe("running");
-      worker = await startWorker(handle, {
-        platform: { baseUrl: proxy.url },
-        backfillChunkPages: 2,
-        pollingIntervalSeconds: 1,
-        superviseIntervalSeconds: 1,
-      });
+      worker = await workerOn(handle);
       await waitForImport(handle);
 
       const cursors = orderPageCursors(proxy.calls);
@@ -399,8 +378,7 @@ describe(`order backfill jobs (${databaseKind()})`, () => {
     } finally {
       await worker?.stop(1_000);
       await handle.close().catch(() => undefined);
-      await scratch?.drop();
-      if (folder) await rm(folder, { recursive: true, force: true });
+      await database.drop();
     }
   }, 180_000);
 });
