@@ -17,13 +17,14 @@ import { migrateDatabase } from "@/lib/database/migrate";
 import { closedInstallStates } from "@/lib/installs/state";
 import { saveInstalledStores } from "@/lib/installs/tokens";
 import { enqueueBackfills, retryBackfill } from "@/lib/jobs/backfill";
-import { JOB_SCHEMA, startBoss } from "@/lib/jobs/boss";
+import { startBoss } from "@/lib/jobs/boss";
 import { claimDrainAsk, endDrainLease, takeDrainLease } from "@/lib/jobs/drain-lease";
 import { JOB } from "@/lib/jobs/queues";
 import { askForDrain, drainOnce, type RequestDrivenOptions, type RequestDrivenReport } from "@/lib/jobs/request-driven";
 import { setLogSink } from "@/lib/log";
 import { grantCutoff } from "@/lib/session-policy";
 import { createTestDatabase, databaseKind } from "../helpers/database";
+import { clearStoresAndJobs } from "../helpers/jobs-state";
 import { orderPageCursors, startRecordingProxy, type RecordingProxy } from "../helpers/recording-proxy";
 
 /**
@@ -51,8 +52,7 @@ describe(`the one job drain (${databaseKind()})`, () => {
     proxy = await startRecordingProxy(emulator.url);
   });
   beforeEach(async () => {
-    await handle.db.execute(sql`truncate table installs, orders, order_items, order_status_history, order_sync_state, order_backfills, job_drain cascade`);
-    await handle.db.execute(sql.raw(`delete from ${JOB_SCHEMA}.job`));
+    await clearStoresAndJobs(handle);
     proxy.calls.length = 0;
     proxy.delayMs = 0;
   });

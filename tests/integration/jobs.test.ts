@@ -1,7 +1,7 @@
 import { spawn } from "node:child_process";
 import { createInterface } from "node:readline";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { eq, sql } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import type { PgBoss } from "pg-boss";
 import type { DatabaseHandle } from "@/db/client";
 import { findBackfill } from "@/db/queries/backfills";
@@ -25,6 +25,7 @@ import { receiveWebhook } from "@/lib/webhooks/receive";
 import { sampleEnvelope, signDelivery } from "@/lib/webhooks/samples";
 import { findOrder } from "@/db/queries/orders";
 import { createTestDatabase, databaseKind } from "../helpers/database";
+import { clearStoresAndJobs } from "../helpers/jobs-state";
 import { orderPageCursors, startRecordingProxy, type RecordingProxy } from "../helpers/recording-proxy";
 
 const DAY = 24 * 60 * 60 * 1000;
@@ -55,8 +56,7 @@ describe(`jobs (${databaseKind()})`, () => {
   beforeEach(async () => {
     await emulator?.close();
     await proxy?.close();
-    await handle.db.execute(sql`truncate table installs, orders, order_items, order_status_history, order_sync_state, order_backfills cascade`);
-    await handle.db.execute(sql.raw(`delete from ${JOB_SCHEMA}.job`));
+    await clearStoresAndJobs(handle);
     emulator = await startEmulator({ port: 0, appUrl: "http://127.0.0.1:9", dataFile: null, autoTick: false, quiet: true });
     proxy = await startRecordingProxy(emulator.url);
     for (const [storeId, scopes] of [
