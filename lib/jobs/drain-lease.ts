@@ -1,69 +1,35 @@
-import { sql } from "drizzle-orm";
 import type { PgBoss } from "pg-boss";
-import { rowsOf, type Db } from "@/db/client";
+import type { Db } from "@/db/client";
+import { activeJobs, claimDrainAsk as claimAsk, countReadyJobs, failImportsWithoutJob, makeRetriesDueNow, type JobTable } from "@/db/queries/job-drain";
 import { JOB_SCHEMA } from "./boss";
 import { JOB, WORKED_QUEUES } from "./queues";
 
 /**
  * The one drain of a serverless host (JOBS_WORKER=requests): who works the job queue, and what a page view may ask.
- * Rows of `job_drain` (db/schema.ts), and pg-boss's own job table read directly where the engine has no call for it.
+ * The statements are db/queries/job-drain.ts's; this module decides which jobs count and what is done with them.
  *
  * A lease rather than a session advisory lock: behind a pooler in transaction mode a session lock is held by
  * whichever client the pooler gave the connection to next, and a drain whose function the platform froze or killed
- * would keep it as long as the connection lives. A lease ends by itself at its holder's time limit.
+ * would keep it as long as the connection lives. A lease ends by itself at its holder's time limit (`until`, the
+ * holder's own, counted from its route's start).
  */
+export { endDrainLease, takeDrainLease } from "@/db/queries/job-drain";
 
-const DRAIN = "drain";
-
-/** The queues a worker of this app works, as SQL: a job in any other queue is no drain's to wait for. */
-const WORKED = sql.raw(WORKED_QUEUES.map((name) => `'${name.replace(/'/g, "''")}'`).join(", "));
-const JOBS = sql.raw(`${JOB_SCHEMA}.job`);
+/** The queues a worker of this app works: a job in any other queue is no drain's to wait for. */
+const APP_JOBS: JobTable = { schema: JOB_SCHEMA, queues: WORKED_QUEUES };
 
 /**
- * Takes the lease until `until` (the holder's own time limit, counted from its route's start), unless another drain
- * holds it now. True when this holder has it.
+ * A page view's question: should this view ask for a drain? Yes only when no drain holds the lease, the app's own
+ * queues have work a drain would take (a job ready now, or one still marked active that no drain is running any
+ * more), and no other view asked within `quietMs`; the answer claims the ask, so of a burst of views one asks.
  */
-export async function takeDrainLease(db: Db, holder: string, until: Date): Promise<boolean> {
-  const result = await db.execute(sql`
-    insert into job_drain (name, holder, held_until) values (${DRAIN}, ${holder}, ${until.toISOString()}::timestamptz)
-    on conflict (name) do update set holder = excluded.holder, held_until = excluded.held_until
-    where job_drain.held_until <= now()
-    returning holder`);
-  return rowsOf<{ holder: string }>(result)[0]?.holder === holder;
-}
-
-/** Ends this holder's lease now (a later drain may start at once). Nothing when another holds it. */
-export async function endDrainLease(db: Db, holder: string): Promise<void> {
-  await db.execute(sql`update job_drain set held_until = now(), holder = null where name = ${DRAIN} and holder = ${holder}`);
-}
-
-/**
- * A page view's question, in one statement: should this view ask for a drain? Yes only when no drain holds the
- * lease, the app's own queues have work a drain would take (a job ready now, or one still marked active that no
- * drain is running any more), and no other view asked within `quietMs`; the answer claims the ask, so of a burst
- * of views one asks.
- */
-export async function claimDrainAsk(db: Db, quietMs: number): Promise<boolean> {
-  const result = await db.execute(sql`
-    insert into job_drain (name, holder, held_until, asked_at)
-    select ${DRAIN}, null, '-infinity'::timestamptz, now()
-    where exists (
-      select 1 from ${JOBS}
-      where name in (${WORKED}) and ((state in ('created', 'retry') and start_after <= now()) or state = 'active')
-    )
-    on conflict (name) do update set asked_at = now()
-    where job_drain.held_until <= now()
-      and (job_drain.asked_at is null or job_drain.asked_at <= now() - ${quietMs} * interval '1 millisecond')
-    returning name`);
-  return rowsOf<{ name: string }>(result).length > 0;
+export function claimDrainAsk(db: Db, quietMs: number): Promise<boolean> {
+  return claimAsk(db, APP_JOBS, quietMs);
 }
 
 /** Jobs of the app's own queues a worker could take now: new ones and due retries, not those waiting for later. */
-export async function readyJobs(db: Db): Promise<number> {
-  const result = await db.execute(
-    sql`select count(*)::int as n from ${JOBS} where name in (${WORKED}) and state in ('created', 'retry') and start_after <= now()`,
-  );
-  return Number(rowsOf<{ n: number }>(result)[0]?.n ?? 0);
+export function readyJobs(db: Db): Promise<number> {
+  return countReadyJobs(db, APP_JOBS);
 }
 
 /**
@@ -75,15 +41,11 @@ export async function readyJobs(db: Db): Promise<number> {
  * for its heartbeat to be missed and for a worker long enough to supervise it, which a drain is not.
  */
 export async function takeBackOrphans(db: Db, boss: PgBoss): Promise<number> {
-  const result = await db.execute(sql`select id, name from ${JOBS} where name in (${WORKED}) and state = 'active'`);
-  const orphans = rowsOf<{ id: string; name: string }>(result);
+  const orphans = await activeJobs(db, APP_JOBS);
   for (const orphan of orphans) {
     await boss.fail(orphan.name, orphan.id, { message: "taken back: the drain that ran it ended before it" });
   }
-  if (orphans.length > 0) {
-    const ids = sql.join(orphans.map((orphan) => sql`${orphan.id}::uuid`), sql`, `);
-    await db.execute(sql`update ${JOBS} set start_after = now() where id in (${ids}) and state = 'retry'`);
-  }
+  await makeRetriesDueNow(db, APP_JOBS, orphans.map((orphan) => orphan.id));
   return orphans.length;
 }
 
@@ -93,19 +55,6 @@ export async function takeBackOrphans(db: Db, boss: PgBoss): Promise<number> {
  * the merchant would never see the retry. Marks such runs failed: a running row with no live job of its store.
  * The run is matched by its id, so a re-install's new run, started meanwhile, is never the one marked.
  */
-export async function failAbandonedImports(db: Db, at = new Date()): Promise<number[]> {
-  const result = await db.execute(sql`
-    with abandoned as (
-      select b.store_id, b.run_id from order_backfills b
-      where b.status = 'running' and not exists (
-        select 1 from ${JOBS} j
-        where j.name = ${JOB.backfill} and j.singleton_key = b.store_id::text and j.state in ('created', 'retry', 'active')
-      )
-    )
-    update order_backfills b
-    set status = 'failed', last_error = coalesce(b.last_error, 'the import stopped: its last attempt did not finish'), updated_at = ${at.toISOString()}::timestamptz
-    from abandoned a
-    where b.store_id = a.store_id and b.run_id = a.run_id and b.status = 'running'
-    returning b.store_id`);
-  return rowsOf<{ store_id: number }>(result).map((row) => Number(row.store_id));
+export function failAbandonedImports(db: Db, at = new Date()): Promise<number[]> {
+  return failImportsWithoutJob(db, JOB_SCHEMA, JOB.backfill, at);
 }
