@@ -1,28 +1,11 @@
+import { PhoneSearchField } from "@/components/forms/phone-search-field";
 import type { Translate } from "@/i18n/translate";
 
 /** A plain GET form: the phone lives in the URL (?phone=), so the search works without JavaScript and can be shared. */
 export function CustomersFilter({ action, phone, t }: { action: string; phone: string | null; t: Translate }) {
   return (
     <form action={action} method="get" role="search" aria-label={t("Customers.search")} className="flex flex-wrap items-end gap-3">
-      <div className="flex min-w-0 flex-col gap-1">
-        <label htmlFor="customer-phone" className="text-sm font-medium text-slate-700">
-          {t("Customers.phone")}
-        </label>
-        <input
-          id="customer-phone"
-          name="phone"
-          type="tel"
-          inputMode="tel"
-          autoComplete="off"
-          defaultValue={phone ?? ""}
-          aria-describedby="customer-phone-hint"
-          dir="ltr"
-          className="field-control w-44 max-w-full text-start"
-        />
-        <span id="customer-phone-hint" className="text-xs text-slate-600">
-          {t("Customers.phoneHint")}
-        </span>
-      </div>
+      <PhoneSearchField id="customer-phone" label={t("Customers.phone")} hint={t("Customers.phoneHint")} phone={phone} />
       <div className="flex items-center gap-3 pb-5">
         <button type="submit" className="button-primary">
           {t("Customers.find")}
