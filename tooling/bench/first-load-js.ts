@@ -141,6 +141,8 @@ export async function startAppBesideReference(databaseName: string): Promise<{
   databaseUrl: string;
   appUrl: string;
   referenceUrl: string;
+  /** The platform the app is installed from, to give a store more orders before its install. */
+  emulator: RunningEmulator;
   stop(): Promise<void>;
 }> {
   const database = await benchDatabase(databaseName);
@@ -163,7 +165,7 @@ export async function startAppBesideReference(databaseName: string): Promise<{
     app = startNext(database.url, appPort, { SVC_AUTH_URL: emulator.url, SVC_API_URL: emulator.url });
     reference = startReference(database.url, referencePort);
     await Promise.all([waitForStatus(`${appUrl}/api/health`, app, [200]), waitForStatus(`${referenceUrl}/`, reference, [200])]);
-    return { databaseUrl: database.url, appUrl, referenceUrl, stop };
+    return { databaseUrl: database.url, appUrl, referenceUrl, emulator, stop };
   } catch (error) {
     await stop();
     throw error;

@@ -1,6 +1,6 @@
 /**
  * `npx tsx --conditions=react-server tooling/bench/page-profile.ts [path…]`, once `npm run bench` has built both
- * apps: where each page's main thread goes while it loads in Chromium, the floor's 50-row page first, from a
+ * apps: where each page's main thread goes while it loads in Chromium, the floor's 50-row pages first (signed-in, then bare), from a
  * Chrome trace of each load (a fresh browser context each round, the phone Lighthouse emulates: 412x823 at 1.75x).
  * Lighthouse gives totals; this says which work they are: per round, the main thread's busy time, its longest
  * task, a blocking time reckoned as Lighthouse's simulation does (each task 4x, less 50 ms), and the time by kind
@@ -109,7 +109,9 @@ async function traceLoad(browser: Browser, cookies: Cookie[], url: string): Prom
 }
 
 async function main(): Promise<void> {
-  const { databaseUrl, appUrl, referenceUrl, stop } = await startAppBesideReference("bench_page_profile");
+  const { databaseUrl, appUrl, referenceUrl, emulator, stop } = await startAppBesideReference("bench_page_profile");
+  // 40 fixture orders and 10 more, as the Lighthouse part has it: 50 rows on the orders pages, the floor's included.
+  for (let order = 0; order < 10; order++) emulator.control.placeOrder(STORE);
   const browser = await launchChromium();
   try {
     const installing = await browser.newContext();
@@ -119,7 +121,13 @@ async function main(): Promise<void> {
     const orderId = await firstOrderId(databaseUrl, STORE);
     const wanted = process.argv.slice(2).filter((arg) => !arg.startsWith("-"));
     const paths = wanted.length ? wanted.map((p) => p.replace("{order}", String(orderId))) : [`/stores/${STORE}/orders`];
-    const targets = [{ label: "floor's 50-row page", url: `${referenceUrl}/rows` }, ...paths.map((p) => ({ label: p, url: `${appUrl}${p}` }))];
+    // The signed-in floor sends the app's security headers, Cross-Origin-Opener-Policy among them (a new renderer
+    // process for each load), as Lighthouse's floor does (tooling/bench/lighthouse.ts); the bare page sends none.
+    const targets = [
+      { label: "signed-in floor's 50-row page", url: `${referenceUrl}/signed/${STORE}/orders` },
+      { label: "bare floor's 50-row page", url: `${referenceUrl}/rows` },
+      ...paths.map((p) => ({ label: p, url: `${appUrl}${p}` })),
+    ];
     // Rounds interleave the pages, so a busy moment on the machine falls on each alike.
     const rounds = new Map<string, Round[]>(targets.map((target) => [target.label, []]));
     for (let round = 0; round < ROUNDS; round++) {
