@@ -31,7 +31,7 @@ import type { BenchResult } from "./types";
 /**
  * Five rounds: in Lighthouse's simulation a page's LCP counts every script that ran before its first paint, and on
  * one quiet machine the floor's first paint came before its scripts in some rounds and after them in others (its
- * LCP read 1.1 s and 1.9 s in one run), so three rounds left the LCP ratio to a coin toss.
+ * LCP read 1.1 s in one round and 2.1 s in another of the same run), so three rounds left the LCP ratio to a coin toss.
  */
 const RUNS = Number(process.env.BENCH_LIGHTHOUSE_RUNS ?? 5);
 const STORE = 101;
