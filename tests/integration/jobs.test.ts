@@ -22,11 +22,12 @@ import { setLogSink } from "@/lib/log";
 import { pollableStoreIds } from "@/lib/sync/orders-sync";
 import { sendsJob, webhookFollowUps } from "@/lib/jobs/webhook-follow-ups";
 import { receiveWebhook } from "@/lib/webhooks/receive";
-import { sampleEnvelope, signDelivery } from "@/lib/webhooks/samples";
+import { sampleEnvelope } from "@/lib/webhooks/samples";
 import { findOrder } from "@/db/queries/orders";
 import { createTestDatabase, databaseKind } from "../helpers/database";
 import { clearStoresAndJobs } from "../helpers/jobs-state";
 import { orderPageCursors, startRecordingProxy, type RecordingProxy } from "../helpers/recording-proxy";
+import { signedWebhookRequest } from "../helpers/webhook-request";
 
 const DAY = 24 * 60 * 60 * 1000;
 
@@ -202,8 +203,7 @@ describe(`jobs (${databaseKind()})`, () => {
     const secret = "svcwhsec_" + "5e".repeat(24);
     const followUps = webhookFollowUps(sender);
     const deliver = async (envelope: Record<string, unknown>) => {
-      const signed = signDelivery(envelope, secret);
-      const request = new Request("http://app.test/api/webhooks", { method: "POST", body: new Uint8Array(signed.body), headers: signed.headers });
+      const request = signedWebhookRequest(envelope, secret);
       return (await receiveWebhook(request, { db: handle.db, secret, followUps })).json() as Promise<Record<string, unknown>>;
     };
     const created = sampleEnvelope("order.created", { storeId: 101, orderId: 7001, at: new Date() });
@@ -230,8 +230,7 @@ describe(`jobs (${databaseKind()})`, () => {
     const followUps = { "order.created": sendsJob(sender, queue as JobName, (event) => ({ eventId: event.id })) };
     const created = sampleEnvelope("order.created", { storeId: 101, orderId: 7003, at: new Date() });
     for (let copy = 0; copy < 2; copy++) {
-      const signed = signDelivery(created, secret);
-      const request = new Request("http://app.test/api/webhooks", { method: "POST", body: new Uint8Array(signed.body), headers: signed.headers });
+      const request = signedWebhookRequest(created, secret);
       expect((await receiveWebhook(request, { db: handle.db, secret, followUps })).status).toBe(200);
     }
     expect((await sender.findJobs<{ eventId: string }>(queue)).map((job) => job.data)).toEqual([{ eventId: String(created.id) }]);

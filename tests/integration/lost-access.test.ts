@@ -8,8 +8,9 @@ import { explainLostAccess, lostStores } from "@/lib/lost-access";
 import { signIn, signOut, signOutEverywhere } from "@/lib/session-lifecycle";
 import { ABSOLUTE_LIFETIME_MS, IDLE_TIMEOUT_MS } from "@/lib/session-policy";
 import { receiveWebhookOutcome } from "@/lib/webhooks/receive";
-import { sampleEnvelope, signDelivery } from "@/lib/webhooks/samples";
+import { sampleEnvelope } from "@/lib/webhooks/samples";
 import { createTestDatabase, databaseKind } from "../helpers/database";
+import { signedWebhookRequest } from "../helpers/webhook-request";
 
 /**
  * What a browser is told about a store it can no longer open, against a real database: the browser that held it
@@ -29,9 +30,7 @@ async function device(storeIds: number[], now = T0): Promise<string> {
 }
 
 async function uninstall(storeId: number, installId: number, when: Date) {
-  const envelope = sampleEnvelope("app.uninstalled", { storeId, installId, at: when });
-  const signed = signDelivery(envelope, SECRET);
-  const request = new Request("http://app.test/api/webhooks", { method: "POST", body: new Uint8Array(signed.body), headers: signed.headers });
+  const request = signedWebhookRequest(sampleEnvelope("app.uninstalled", { storeId, installId, at: when }), SECRET);
   return receiveWebhookOutcome(request, { db: handle.db, secret: SECRET });
 }
 

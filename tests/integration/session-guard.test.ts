@@ -25,9 +25,10 @@ import { signIn } from "@/lib/session-lifecycle";
 import { ABSOLUTE_LIFETIME_MS, IDLE_TIMEOUT_MS, isSessionSecret, newSessionSecret, sessionIdOf } from "@/lib/session-policy";
 import { requireStore } from "@/lib/tenancy";
 import { receiveWebhookOutcome } from "@/lib/webhooks/receive";
-import { sampleEnvelope, signDelivery } from "@/lib/webhooks/samples";
+import { sampleEnvelope } from "@/lib/webhooks/samples";
 import { createTestDatabase } from "@/tests/helpers/database";
 import { saveFixtureStores } from "@/tests/helpers/fixture-stores";
+import { signedWebhookRequest } from "../helpers/webhook-request";
 
 /**
  * The cookie side of sessions and the tenancy guard itself (requireStore), as a page runs them: Next's cookies(),
@@ -177,9 +178,7 @@ describe("requireStore, the tenancy guard", () => {
     await browserWithSession([101, 301]);
     expect(await refused("301")).toBe(false);
     vi.useRealTimers();
-    const envelope = sampleEnvelope("app.uninstalled", { storeId: 301, installId: 30, at: new Date() });
-    const signed = signDelivery(envelope, SECRET);
-    const request = new Request("http://app.test/api/webhooks", { method: "POST", body: new Uint8Array(signed.body), headers: signed.headers });
+    const request = signedWebhookRequest(sampleEnvelope("app.uninstalled", { storeId: 301, installId: 30, at: new Date() }), SECRET);
     expect((await receiveWebhookOutcome(request, { db: handle.db, secret: SECRET })).status).toBe(200);
     clockAt(T0);
     expect(await refused("301")).toBe(true);

@@ -18,8 +18,9 @@ import { signIn, signOut, signOutEverywhere } from "@/lib/session-lifecycle";
 import { ABSOLUTE_LIFETIME_MS, IDLE_TIMEOUT_MS, sessionIdOf } from "@/lib/session-policy";
 import { resolveStoreAccess } from "@/lib/tenancy";
 import { receiveWebhookOutcome } from "@/lib/webhooks/receive";
-import { sampleEnvelope, signDelivery } from "@/lib/webhooks/samples";
+import { sampleEnvelope } from "@/lib/webhooks/samples";
 import { createTestDatabase, databaseKind } from "../helpers/database";
+import { signedWebhookRequest } from "../helpers/webhook-request";
 
 /**
  * Server-side sessions against a real database: what ends a session's access, and what must not. A "copy of the
@@ -54,9 +55,7 @@ async function opens(id: string, storeId: number, now = T0): Promise<boolean> {
 }
 
 async function uninstallWebhook(storeId: number, installId: number) {
-  const envelope = sampleEnvelope("app.uninstalled", { storeId, installId, at: new Date() });
-  const signed = signDelivery(envelope, SECRET);
-  const request = new Request("http://app.test/api/webhooks", { method: "POST", body: new Uint8Array(signed.body), headers: signed.headers });
+  const request = signedWebhookRequest(sampleEnvelope("app.uninstalled", { storeId, installId, at: new Date() }), SECRET);
   return receiveWebhookOutcome(request, { db: handle.db, secret: SECRET });
 }
 

@@ -7,9 +7,10 @@ import { configureLog, log, setLogSink } from "@/lib/log";
 import { tracingEnabled, withSpan } from "@/lib/observability/trace";
 import { startTracing, stopTracing } from "@/lib/observability/tracing-setup";
 import { receiveWebhookOutcome } from "@/lib/webhooks/receive";
-import { sampleEnvelope, signDelivery } from "@/lib/webhooks/samples";
+import { sampleEnvelope } from "@/lib/webhooks/samples";
 import { createTestDatabase, databaseKind } from "../helpers/database";
 import { startHarness, type Harness } from "./platform-harness";
+import { signedWebhookRequest } from "../helpers/webhook-request";
 
 /**
  * Tracing on, against the OpenTelemetry SDK's in-memory exporter: the spans the app makes, how they nest, and the
@@ -49,8 +50,7 @@ describe(`tracing (${databaseKind()})`, () => {
   });
 
   function deliver(envelope: Record<string, unknown>) {
-    const signed = signDelivery(envelope, SECRET);
-    const request = new Request("http://app.test/api/webhooks", { method: "POST", body: new Uint8Array(signed.body), headers: signed.headers, duplex: "half" } as RequestInit);
+    const request = signedWebhookRequest(envelope, SECRET);
     return receiveWebhookOutcome(request, { db: handle.db, secret: SECRET, logger: log.with({ requestId: "req-tracing-1" }) });
   }
 
@@ -91,8 +91,7 @@ describe(`tracing (${databaseKind()})`, () => {
   });
 
   it("marks a refused delivery's trace with its answer", async () => {
-    const signed = signDelivery(sampleEnvelope("order.created", { storeId: STORE, orderId: 7702 }), "svcwhsec_" + "00".repeat(24));
-    const request = new Request("http://app.test/api/webhooks", { method: "POST", body: new Uint8Array(signed.body), headers: signed.headers, duplex: "half" } as RequestInit);
+    const request = signedWebhookRequest(sampleEnvelope("order.created", { storeId: STORE, orderId: 7702 }), "svcwhsec_" + "00".repeat(24));
     expect((await receiveWebhookOutcome(request, { db: handle.db, secret: SECRET })).status).toBe(401);
     const receive = exporter.getFinishedSpans().find((span) => span.name === "webhook.receive");
     expect(receive?.attributes["http.response.status_code"]).toBe(401);

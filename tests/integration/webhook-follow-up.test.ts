@@ -6,9 +6,10 @@ import { webhookEvents } from "@/db/schema";
 import { configureLog, setLogSink } from "@/lib/log";
 import type { FollowUp } from "@/lib/webhooks/handlers";
 import { receiveWebhookOutcome } from "@/lib/webhooks/receive";
-import { sampleEnvelope, signDelivery } from "@/lib/webhooks/samples";
+import { sampleEnvelope } from "@/lib/webhooks/samples";
 import { createTestDatabase, databaseKind } from "../helpers/database";
 import { saveFixtureStores } from "../helpers/fixture-stores";
+import { signedWebhookRequest } from "../helpers/webhook-request";
 
 /**
  * A webhook's follow-up (lib/jobs/webhook-follow-ups.ts sends a job from one) runs in the transaction that claims the
@@ -37,8 +38,7 @@ beforeEach(() => {
 });
 
 function deliver(envelope: Record<string, unknown>, followUps: Partial<Record<string, FollowUp>>, deliveryId?: string) {
-  const signed = signDelivery(envelope, SECRET, { deliveryId });
-  const request = new Request("http://app.test/api/webhooks", { method: "POST", body: new Uint8Array(signed.body), headers: signed.headers });
+  const request = signedWebhookRequest(envelope, SECRET, { deliveryId });
   return receiveWebhookOutcome(request, { db: handle.db, secret: SECRET, followUps });
 }
 

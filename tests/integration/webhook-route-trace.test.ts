@@ -5,9 +5,10 @@ import { createScratchDatabase, type ScratchDatabase } from "@/db/scratch";
 import { env, resetEnvCache } from "@/lib/env";
 import { saveInstalledStores } from "@/lib/installs/tokens";
 import { startTracing, stopTracing } from "@/lib/observability/tracing-setup";
-import { sampleEnvelope, signDelivery } from "@/lib/webhooks/samples";
+import { sampleEnvelope } from "@/lib/webhooks/samples";
 import { databaseKind } from "../helpers/database";
 import { migrateDatabase } from "@/lib/database/migrate";
+import { signedWebhookRequest } from "../helpers/webhook-request";
 
 /**
  * A webhook delivery through the app's own route handler (app/api/webhooks/route.ts), its database opened from the
@@ -69,8 +70,7 @@ describe(`a webhook delivery's trace through the route (${databaseKind()})`, () 
 
   it("holds the statements that stored the order, under the receiver's transaction, with placeholders and no values", async () => {
     const { POST } = await import("@/app/api/webhooks/route");
-    const signed = signDelivery(sampleEnvelope("order.created", { storeId: STORE, orderId: 770_531 }), env.SVC_WEBHOOK_SECRET);
-    const request = new Request("http://app.test/api/webhooks", { method: "POST", body: new Uint8Array(signed.body), headers: signed.headers, duplex: "half" } as RequestInit);
+    const request = signedWebhookRequest(sampleEnvelope("order.created", { storeId: STORE, orderId: 770_531 }), env.SVC_WEBHOOK_SECRET);
     const answer = await POST(request);
     expect(answer.status).toBe(200);
 
