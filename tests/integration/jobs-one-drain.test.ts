@@ -1,16 +1,11 @@
-import { spawn } from "node:child_process";
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { count, eq, sql } from "drizzle-orm";
 import postgres from "postgres";
 import type { PgBoss } from "pg-boss";
-import { openDatabase, type DatabaseHandle } from "@/db/client";
+import type { DatabaseHandle } from "@/db/client";
 import { findBackfill } from "@/db/queries/backfills";
 import { listOrdersPage } from "@/db/queries/order-views";
 import { findSessionInstalls, openSession } from "@/db/queries/sessions";
-import { createScratchDatabase } from "@/db/scratch";
 import { orders } from "@/db/schema";
 import { startEmulator, type RunningEmulator } from "@/emulator/src/index";
 import { migrateDatabase } from "@/lib/database/migrate";
@@ -23,6 +18,7 @@ import { JOB } from "@/lib/jobs/queues";
 import { askForDrain, drainOnce, type RequestDrivenOptions, type RequestDrivenReport } from "@/lib/jobs/request-driven";
 import { setLogSink } from "@/lib/log";
 import { grantCutoff } from "@/lib/session-policy";
+import { databaseForAChild, killChildOnce } from "../helpers/child-process-database";
 import { createTestDatabase, databaseKind } from "../helpers/database";
 import { clearStoresAndJobs } from "../helpers/jobs-state";
 import { orderPageCursors, startRecordingProxy, type RecordingProxy } from "../helpers/recording-proxy";
@@ -133,42 +129,24 @@ describe(`the one job drain (${databaseKind()})`, () => {
   it("a drain killed mid-chunk: the next drain takes its chunk back and finishes the import from the saved cursor", async () => {
     const STORE = 102;
     for (let i = 0; i < 360; i++) emulator.control.placeOrder(STORE);
-    const folder = serverUrl ? null : await mkdtemp(path.join(tmpdir(), "starter-drain-"));
-    const scratch = serverUrl ? await createScratchDatabase(serverUrl, "starter_test") : null;
-    const target = scratch ? scratch.url : path.join(folder!, "db");
-    const open = () => openDatabase(scratch ? { url: target } : { embedded: target });
-    let own = await open();
+    const database = await databaseForAChild("starter-drain");
+    let own = await database.open();
     try {
       await migrateDatabase(own);
       const boss = await startBoss(own);
       await install(own, boss, STORE);
       await boss.stop({ graceful: false, close: true });
-      // Two processes must never open one embedded folder: the test lets go of it while the child runs.
-      if (!scratch) await own.close();
+      if (database.embedded) await own.close();
 
-      proxy.delayMs = 300;
-      const child = spawn(process.execPath, ["--import", "tsx", "--conditions=react-server", "tests/helpers/drain-child.ts"], {
-        env: { ...process.env, JOBS_CHILD_DB: target, JOBS_CHILD_API: proxy.url },
-        stdio: ["ignore", "pipe", "pipe"],
-      });
-      const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
       // Killed once it asks for its fourth page: by then at least two pages are saved, the fourth is not.
-      await new Promise<void>((resolve, reject) => {
-        const check = setInterval(() => {
-          if (orderPageCursors(proxy.calls).length >= 4) {
-            clearInterval(check);
-            resolve();
-          } else if (child.exitCode !== null) {
-            clearInterval(check);
-            reject(new Error("the drain ended before its fourth page"));
-          }
-        }, 20);
+      await killChildOnce("tests/helpers/drain-child.ts", {
+        target: database.target,
+        proxy,
+        reached: () => orderPageCursors(proxy.calls).length >= 4,
+        what: "its fourth page",
       });
-      child.kill("SIGKILL");
-      await exited;
       const beforeKill = orderPageCursors(proxy.calls);
-      proxy.delayMs = 0;
-      if (!scratch) own = await open();
+      if (database.embedded) own = await database.open();
       const reached = await findBackfill(own.db, STORE);
       expect(reached).toMatchObject({ status: "running" });
       expect(reached?.pages).toBeGreaterThanOrEqual(2);
@@ -186,8 +164,7 @@ describe(`the one job drain (${databaseKind()})`, () => {
       expect(orderPageCursors(proxy.calls).filter((cursor) => cursor === "")).toHaveLength(1);
     } finally {
       await own.close().catch(() => undefined);
-      await scratch?.drop();
-      if (folder) await rm(folder, { recursive: true, force: true });
+      await database.drop();
     }
   }, 180_000);
 

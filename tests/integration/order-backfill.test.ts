@@ -1,11 +1,8 @@
-import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { count, eq, sql } from "drizzle-orm";
-import { openDatabase, type DatabaseHandle } from "@/db/client";
+import type { DatabaseHandle } from "@/db/client";
 import { findBackfill } from "@/db/queries/backfills";
 import { findSyncState } from "@/db/queries/sync-state";
 import { orders } from "@/db/schema";
@@ -18,9 +15,9 @@ import { DEFAULT_TIMEOUT_MS } from "@/lib/platform";
 import { startWorker, type JobWorker } from "@/lib/jobs/runtime";
 import { setLogSink } from "@/lib/log";
 import type { PgBoss } from "pg-boss";
+import { databaseForAChild, killChildOnce } from "../helpers/child-process-database";
 import { createTestDatabase, databaseKind } from "../helpers/database";
 import { orderPageCursors, startRecordingProxy, type RecordingProxy } from "../helpers/recording-proxy";
-import { createScratchDatabase } from "@/db/scratch";
 import { migrateDatabase } from "@/lib/database/migrate";
 
 /**
@@ -30,6 +27,8 @@ import { migrateDatabase } from "@/lib/database/migrate";
 const STORE = 101;
 /** Written into the embedded database's folder when the finish's write of the polling mark starts. */
 const FINISH_MARKER = "test-finish-reached";
+/** The job worker in a process of its own, for the tests that kill it. */
+const WORKER_CHILD = "tests/helpers/jobs-worker-child.ts";
 
 describe(`order backfill jobs (${databaseKind()})`, () => {
   let emulator: RunningEmulator;
@@ -88,50 +87,6 @@ describe(`order backfill jobs (${databaseKind()})`, () => {
       pollingIntervalSeconds: 1,
       superviseIntervalSeconds: 1,
     });
-  }
-
-  /**
-   * A database a worker in another process can open: a scratch database on the server, else an embedded folder,
-   * which the test must close while the child has it (two processes never open one folder).
-   */
-  async function databaseForAChild() {
-    const serverUrl = process.env.TEST_DATABASE_URL ?? process.env.DATABASE_URL;
-    const folder = serverUrl ? null : await mkdtemp(path.join(tmpdir(), "starter-backfill-"));
-    const scratch = serverUrl ? await createScratchDatabase(serverUrl, "starter_test") : null;
-    const target = scratch ? scratch.url : path.join(folder!, "db");
-    return {
-      target,
-      embedded: !scratch,
-      open: () => openDatabase(scratch ? { url: target } : { embedded: target }),
-      async drop() {
-        await scratch?.drop();
-        if (folder) await rm(folder, { recursive: true, force: true });
-      },
-    };
-  }
-
-  /**
-   * The job worker in a process of its own (tests/helpers/jobs-worker-child.ts) on `target`, the platform 300 ms a
-   * call, killed with SIGKILL once `reached` holds: an event, or the child's exit, ends the wait, never a deadline.
-   */
-  async function killChildWorkerOnce(target: string, reached: () => boolean | Promise<boolean>, what: string): Promise<void> {
-    proxy.calls.length = 0;
-    proxy.delayMs = 300;
-    const child = spawn(process.execPath, ["--import", "tsx", "--conditions=react-server", "tests/helpers/jobs-worker-child.ts"], {
-      env: { ...process.env, JOBS_CHILD_DB: target, JOBS_CHILD_API: proxy.url },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
-    try {
-      while (!(await reached())) {
-        if (child.exitCode !== null) throw new Error(`the child worker exited before ${what}`);
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
-    } finally {
-      child.kill("SIGKILL");
-      await exited;
-      proxy.delayMs = 0;
-    }
   }
 
   /**
@@ -304,7 +259,7 @@ describe(`order backfill jobs (${databaseKind()})`, () => {
   }, 240_000);
 
   it("a worker killed with SIGKILL mid-import: after a restart the import resumes from the page it reached", async () => {
-    const database = await databaseForAChild();
+    const database = await databaseForAChild("starter-backfill");
     let handle = await database.open();
     let worker: JobWorker | undefined;
     try {
@@ -314,7 +269,8 @@ describe(`order backfill jobs (${databaseKind()})`, () => {
 
       // Killed once it asks for its fourth page: it asks for a page while writing the one before, so by then at
       // least two pages are saved, and the third or the fourth is not.
-      await killChildWorkerOnce(database.target, () => orderPageCursors(proxy.calls).length >= 4, "its fourth page");
+      proxy.calls.length = 0;
+      await killChildOnce(WORKER_CHILD, { target: database.target, proxy, reached: () => orderPageCursors(proxy.calls).length >= 4, what: "its fourth page" });
       const beforeKill = orderPageCursors(proxy.calls);
 
       if (database.embedded) handle = await database.open();
@@ -341,7 +297,7 @@ describe(`order backfill jobs (${databaseKind()})`, () => {
   }, 180_000);
 
   it("a worker killed with SIGKILL between storing the last page and finishing: the import finishes once, never from page 1", async () => {
-    const database = await databaseForAChild();
+    const database = await databaseForAChild("starter-backfill");
     let handle = await database.open();
     let worker: JobWorker | undefined;
     try {
@@ -359,7 +315,8 @@ describe(`order backfill jobs (${databaseKind()})`, () => {
         const result = await handle.db.execute(sql`select count(*)::int as n from pg_stat_activity where wait_event = 'PgSleep' and datname = current_database()`);
         return Number((result as unknown as { rows?: { n: number }[] }).rows?.[0]?.n ?? (result as unknown as { n: number }[])[0]?.n) > 0;
       };
-      await killChildWorkerOnce(database.target, sleepingInTheFinish, "the finish");
+      proxy.calls.length = 0;
+      await killChildOnce(WORKER_CHILD, { target: database.target, proxy, reached: sleepingInTheFinish, what: "the finish" });
       // A server notices a dead client only when it next talks to it: end the orphaned sleep as it eventually would.
       if (!database.embedded) await handle.db.execute(sql`select pg_terminate_backend(pid) from pg_stat_activity where wait_event = 'PgSleep' and datname = current_database()`);
 
