@@ -118,19 +118,39 @@ export async function installThroughConsent(context: BrowserContext, appUrl: str
   await page.close();
 }
 
-export async function firstOrderId(databaseUrl: string, storeId: number): Promise<number> {
+/** Until the install's import has stored at least `rows` orders of the store (it runs after the callback answered). */
+export async function untilOrdersStored(databaseUrl: string, storeId: number, rows: number): Promise<void> {
   const sql = postgres(databaseUrl, { max: 1, onnotice: () => {} });
   try {
-    // The backfill runs after the callback answered: wait for it.
-    for (let attempt = 0; attempt < 60; attempt++) {
-      const [row] = await sql<{ id: string }[]>`select id::text as id from orders where store_id = ${storeId} order by created_at desc limit 1`;
-      if (row) return Number(row.id);
+    for (let attempt = 0; attempt < 120; attempt++) {
+      const [row] = await sql<{ n: number }[]>`select count(*)::int as n from orders where store_id = ${storeId}`;
+      if ((row?.n ?? 0) >= rows) return;
       await new Promise((resolve) => setTimeout(resolve, 500));
     }
-    throw new Error("the install's order backfill stored no order within 30 s");
+    throw new Error(`the install's import stored fewer than ${rows} orders of store ${storeId} within 60 s`);
   } finally {
     await sql.end();
   }
+}
+
+export async function firstOrderId(databaseUrl: string, storeId: number): Promise<number> {
+  await untilOrdersStored(databaseUrl, storeId, 1);
+  const sql = postgres(databaseUrl, { max: 1, onnotice: () => {} });
+  try {
+    const [row] = await sql<{ id: string }[]>`select id::text as id from orders where store_id = ${storeId} order by created_at desc limit 1`;
+    return Number(row!.id);
+  } finally {
+    await sql.end();
+  }
+}
+
+/** The orders pages the phone benches compare, the app's and the signed-in floor's, show this many rows. */
+export const FLOOR_ROWS = 50;
+
+/** Places orders on the emulator until the store has `rows`, before its install imports them. */
+export function topUpOrders(emulator: RunningEmulator, storeId: number, rows: number): void {
+  const held = emulator.ctx.state.orders.filter((order) => order.store_id === storeId).length;
+  for (let order = held; order < rows; order++) emulator.control.placeOrder(storeId);
 }
 
 /**

@@ -23,8 +23,7 @@ import { createRequire } from "node:module";
 import { chromium } from "@playwright/test";
 import { launch, type LaunchedChrome } from "chrome-launcher";
 import lighthouse from "lighthouse";
-import postgres from "postgres";
-import { firstOrderId, installThroughConsent, launchChromium, startAppBesideReference } from "./first-load-js";
+import { FLOOR_ROWS, firstOrderId, installThroughConsent, launchChromium, startAppBesideReference, topUpOrders, untilOrdersStored } from "./first-load-js";
 import { median } from "./support";
 import type { BenchResult } from "./types";
 
@@ -39,7 +38,6 @@ const TARGET_LCP_RATIO = 1.2;
 const TARGET_TBT_OVER_MS = 150;
 const TARGET_CLS = 0.02;
 const TARGET_SCRIPT_RATIO = 1.3;
-const FLOOR_ROWS = 50;
 
 export type Run = {
   score: number;
@@ -188,8 +186,8 @@ export async function benchLighthouse(): Promise<BenchResult> {
   const { databaseUrl, appUrl, referenceUrl, emulator, stop } = await startAppBesideReference("bench_lighthouse");
   let chrome: LaunchedChrome | null = null;
   try {
-    // 40 fixture orders and 10 more: the orders pages, the app's and the floor's, show 50 rows.
-    for (let order = 0; order < FLOOR_ROWS - 40; order++) emulator.control.placeOrder(STORE);
+    // The orders pages, the app's and the floor's, show FLOOR_ROWS rows.
+    topUpOrders(emulator, STORE, FLOOR_ROWS);
     // The merchant's real install through the consent screen, in Playwright; Lighthouse then sends its cookies.
     const browser = await launchChromium();
     let cookie: string;
@@ -271,21 +269,6 @@ export async function benchLighthouse(): Promise<BenchResult> {
   } finally {
     await chrome?.kill();
     await stop();
-  }
-}
-
-/** Until the install's import has stored `rows` orders of the store: the pages are audited with all of them. */
-async function untilOrdersStored(databaseUrl: string, storeId: number, rows: number): Promise<void> {
-  const sql = postgres(databaseUrl, { max: 1, onnotice: () => {} });
-  try {
-    for (let attempt = 0; attempt < 120; attempt++) {
-      const [row] = await sql<{ n: number }[]>`select count(*)::int as n from orders where store_id = ${storeId}`;
-      if ((row?.n ?? 0) >= rows) return;
-      await new Promise((resolve) => setTimeout(resolve, 500));
-    }
-    throw new Error(`the install's import stored fewer than ${rows} orders within 60 s`);
-  } finally {
-    await sql.end();
   }
 }
 

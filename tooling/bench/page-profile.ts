@@ -16,7 +16,7 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { Browser, BrowserContext, Cookie } from "@playwright/test";
-import { firstOrderId, installThroughConsent, launchChromium, startAppBesideReference } from "./first-load-js";
+import { FLOOR_ROWS, firstOrderId, installThroughConsent, launchChromium, startAppBesideReference, topUpOrders, untilOrdersStored } from "./first-load-js";
 import { median } from "./support";
 
 const STORE = 101;
@@ -110,8 +110,8 @@ async function traceLoad(browser: Browser, cookies: Cookie[], url: string): Prom
 
 async function main(): Promise<void> {
   const { databaseUrl, appUrl, referenceUrl, emulator, stop } = await startAppBesideReference("bench_page_profile");
-  // 40 fixture orders and 10 more, as the Lighthouse part has it: 50 rows on the orders pages, the floor's included.
-  for (let order = 0; order < 10; order++) emulator.control.placeOrder(STORE);
+  // As the Lighthouse part has it: FLOOR_ROWS rows on the orders pages, the floor's included.
+  topUpOrders(emulator, STORE, FLOOR_ROWS);
   const browser = await launchChromium();
   try {
     const installing = await browser.newContext();
@@ -119,6 +119,7 @@ async function main(): Promise<void> {
     const cookies = [...(await installing.cookies(appUrl)), { name: "NEXT_LOCALE", value: process.env.PROFILE_LOCALE ?? "ar", domain: "127.0.0.1", path: "/", expires: -1, httpOnly: false, secure: false, sameSite: "Lax" as const }];
     await installing.close();
     const orderId = await firstOrderId(databaseUrl, STORE);
+    await untilOrdersStored(databaseUrl, STORE, FLOOR_ROWS);
     const wanted = process.argv.slice(2).filter((arg) => !arg.startsWith("-"));
     const paths = wanted.length ? wanted.map((p) => p.replace("{order}", String(orderId))) : [`/stores/${STORE}/orders`];
     // The signed-in floor sends the app's security headers, Cross-Origin-Opener-Policy among them (a new renderer
