@@ -1,4 +1,4 @@
-import { sql } from "drizzle-orm";
+import { sql, type SQL } from "drizzle-orm";
 import { rowsOf, type Db } from "@/db/client";
 
 /**
@@ -10,8 +10,18 @@ export type JobTable = { schema: string; queues: readonly string[] };
 
 const DRAIN = "drain";
 
-const jobsOf = (jobs: JobTable) => sql.raw(`${jobs.schema}.job`);
-const queuesOf = (jobs: JobTable) => sql.raw(jobs.queues.map((name) => `'${name.replace(/'/g, "''")}'`).join(", "));
+/** The job table's name and the queue list as SQL, built once per JobTable: a page view's ask runs them. */
+const fragments = new WeakMap<JobTable, { table: SQL; queues: SQL }>();
+function fragmentsOf(jobs: JobTable): { table: SQL; queues: SQL } {
+  let built = fragments.get(jobs);
+  if (!built) {
+    built = { table: sql.raw(`${jobs.schema}.job`), queues: sql.raw(jobs.queues.map((name) => `'${name.replace(/'/g, "''")}'`).join(", ")) };
+    fragments.set(jobs, built);
+  }
+  return built;
+}
+const jobsOf = (jobs: JobTable) => fragmentsOf(jobs).table;
+const queuesOf = (jobs: JobTable) => fragmentsOf(jobs).queues;
 
 /** Takes the lease until `until` unless another holder has it now; true when `holder` has it. */
 export async function takeDrainLease(db: Db, holder: string, until: Date): Promise<boolean> {
