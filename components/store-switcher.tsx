@@ -14,8 +14,6 @@ export function StoreSwitcher({ current, stores, t }: { current: SwitcherStore; 
   const others = stores.filter((store) => store.storeId !== current.storeId);
   const item = "switcher-item";
   return (
-    // On a phone the menu spans the viewport's width less its margins (the page's own box, not the summary's, is its
-    // containing block there), so it never reaches past either edge whatever the direction and the summary's place.
     <details className="group min-w-0 sm:relative">
       <summary className="switcher-summary">
         <span className="sr-only">{t("Shell.currentStore")}</span>
@@ -27,10 +25,7 @@ export function StoreSwitcher({ current, stores, t }: { current: SwitcherStore; 
         </span>
         <span className="sr-only">{t("Shell.switchStore")}</span>
       </summary>
-      <nav
-        aria-label={t("Shell.yourStores")}
-        className="absolute z-20 mt-1 max-sm:inset-x-4 sm:start-0 sm:w-64 rounded-md border border-slate-200 bg-white py-1 shadow-lg"
-      >
+      <nav aria-label={t("Shell.yourStores")} className="switcher-menu">
         <ul>
           {others.map((store) => (
             <li key={store.storeId}>

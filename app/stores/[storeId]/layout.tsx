@@ -72,7 +72,7 @@ async function StoreShell({ children, storeId }: { children: React.ReactNode; st
           {t("Shell.skipToContent")}
         </a>
         <header className="border-b border-slate-200 bg-white">
-          <div className="mx-auto flex max-w-6xl flex-wrap items-center gap-x-4 gap-y-2 px-4 py-3">
+          <div className="shell-bar">
             <LinkWithStatus href={storesHref()} className="text-sm font-semibold text-slate-900">
               {t("Shell.appName")}
             </LinkWithStatus>
@@ -95,11 +95,11 @@ async function StoreShell({ children, storeId }: { children: React.ReactNode; st
           <ImportProgress storeId={access.storeId} row={syncBlocked ? null : (session?.backfills.get(access.storeId) ?? null)} t={t} />
           {children}
         </main>
-        <footer className="mx-auto max-w-6xl px-4 pb-8">
+        <footer className="shell-footer">
           {/* A lost phone, a shared computer: ends this store's sessions on every device (app/signout/everywhere). */}
-          <form action="/signout/everywhere" method="post" className="space-y-2 border-t border-slate-200 pt-4">
+          <form action="/signout/everywhere" method="post">
             <input type="hidden" name="storeId" value={access.storeId} />
-            <p id="sign-out-everywhere-help" className="text-sm text-slate-600">
+            <p id="sign-out-everywhere-help">
               {/* First-strong isolation: an Arabic store name inside a French sentence keeps both in order. */}
               {t("Shell.signOutEverywhereHelp", { name: `\u2068${access.install.storeName}\u2069` })}
             </p>
