@@ -80,6 +80,9 @@ async function main(): Promise<void> {
   const sides: Side[] = BASE || BASE_DIST ? ["app", "base", "signed", "floor"] : ["app", "signed", "floor"];
   const perFork = Math.ceil(REQUESTS / FORKS);
   let requests = 0;
+  // The profiles' part that is requests: from the end of the first warm-up on (a profile is the last start's).
+  let profiledFrom: number | undefined;
+  let profiledRequests = 0;
   try {
     const { cookie, phone, deepCursor } = await prepareOrdersDatabase(database.url);
     // The variants' keys and labels, which do not depend on the server asked.
@@ -108,6 +111,8 @@ async function main(): Promise<void> {
         if (VARIANT && variant.key !== VARIANT) continue;
         for (let round = 0; round < WARMUP + perFork; round++) {
           const save = round === 0 && fork === 0;
+          if (round === WARMUP && fork === FORKS - 1) profiledFrom ??= Number(process.hrtime.bigint() / 1000n);
+          if (profiledFrom !== undefined) profiledRequests++;
           for (const side of sides) {
             const url = { floor: bases.floor, signed: signedVariants[index]!.url, app: variant.url, base: baseVariants[index]?.url ?? "" }[side];
             const marker = `ORD-${STORE}-`;
@@ -141,7 +146,7 @@ async function main(): Promise<void> {
     await Promise.all(servers.map((server) => stopProcess(server)));
     await database.drop();
   }
-  if (PROFILE_DIR && requests > 0) printProfiles(PROFILE_DIR, sides, requests);
+  if (PROFILE_DIR && requests > 0) printProfiles(PROFILE_DIR, sides, profiledRequests, profiledFrom);
 }
 
 main().catch((error: unknown) => {

@@ -52,6 +52,8 @@ async function main(): Promise<void> {
   const servers: ChildProcess[] = [];
   // The floor last: the breakdown reads each side against it.
   const sides: Side[] = BASE ? ["app", "base", "floor"] : ["app", "floor"];
+  // When the rounds began, on the clock a profile's samples are stamped with (cpu-profile.ts).
+  let profiledFrom: number | undefined;
   try {
     await seedWebhookStores(database.url, Object.values(STORES));
     const processes = {} as Record<Side, ChildProcess>;
@@ -67,6 +69,7 @@ async function main(): Promise<void> {
 
     const totals = Object.fromEntries(sides.map((side) => [side, { ms: 0, events: 0, seconds: 0 }])) as Record<Side, { ms: number; events: number; seconds: number }>;
     const loadBefore = os.loadavg()[0]!;
+    profiledFrom = Number(process.hrtime.bigint() / 1000n);
     for (let round = 0; round < ROUNDS; round++) {
       for (const side of round % 2 === 0 ? sides : [...sides].reverse()) {
         const events = deliveries(STORES[side], EVENTS, 1_000_000 + round * EVENTS);
@@ -90,8 +93,8 @@ async function main(): Promise<void> {
     await Promise.all(servers.map((server) => stopProcess(server)));
     await database.drop();
   }
-  // Each side got the 300 warm-up events and every round's.
-  if (PROFILE_DIR) printProfiles(PROFILE_DIR, sides, 300 + ROUNDS * EVENTS);
+  // The profiles from the rounds on: each side's share of them is every round's events, the warm-up's left out.
+  if (PROFILE_DIR) printProfiles(PROFILE_DIR, sides, ROUNDS * EVENTS, profiledFrom);
 }
 
 main().catch((error: unknown) => {
