@@ -6,22 +6,15 @@ import { rowsOf, type Db } from "@/db/client";
  * engine's own table that the engine has no call for. The engine's schema and the queues that count are the
  * caller's (lib/jobs/drain-lease.ts), as are the rules these statements serve.
  */
-export type JobTable = { schema: string; queues: readonly string[] };
+
+/** Some queues of the job engine's table, as SQL: built once by the caller (a page view's ask runs them). */
+export type JobTable = { readonly table: SQL; readonly queues: SQL };
+
+export function jobTable(schema: string, queues: readonly string[]): JobTable {
+  return { table: sql.raw(`${schema}.job`), queues: sql.raw(queues.map((name) => `'${name.replace(/'/g, "''")}'`).join(", ")) };
+}
 
 const DRAIN = "drain";
-
-/** The job table's name and the queue list as SQL, built once per JobTable: a page view's ask runs them. */
-const fragments = new WeakMap<JobTable, { table: SQL; queues: SQL }>();
-function fragmentsOf(jobs: JobTable): { table: SQL; queues: SQL } {
-  let built = fragments.get(jobs);
-  if (!built) {
-    built = { table: sql.raw(`${jobs.schema}.job`), queues: sql.raw(jobs.queues.map((name) => `'${name.replace(/'/g, "''")}'`).join(", ")) };
-    fragments.set(jobs, built);
-  }
-  return built;
-}
-const jobsOf = (jobs: JobTable) => fragmentsOf(jobs).table;
-const queuesOf = (jobs: JobTable) => fragmentsOf(jobs).queues;
 
 /** Takes the lease until `until` unless another holder has it now; true when `holder` has it. */
 export async function takeDrainLease(db: Db, holder: string, until: Date): Promise<boolean> {
@@ -47,8 +40,8 @@ export async function claimDrainAsk(db: Db, jobs: JobTable, quietMs: number): Pr
     insert into job_drain (name, holder, held_until, asked_at)
     select ${DRAIN}, null, '-infinity'::timestamptz, now()
     where exists (
-      select 1 from ${jobsOf(jobs)}
-      where name in (${queuesOf(jobs)}) and ((state in ('created', 'retry') and start_after <= now()) or state = 'active')
+      select 1 from ${jobs.table}
+      where name in (${jobs.queues}) and ((state in ('created', 'retry') and start_after <= now()) or state = 'active')
     )
     on conflict (name) do update set asked_at = now()
     where job_drain.held_until <= now()
@@ -60,33 +53,33 @@ export async function claimDrainAsk(db: Db, jobs: JobTable, quietMs: number): Pr
 /** Jobs of the queues a worker could take now: new ones and due retries, not those waiting for later. */
 export async function countReadyJobs(db: Db, jobs: JobTable): Promise<number> {
   const result = await db.execute(
-    sql`select count(*)::int as n from ${jobsOf(jobs)} where name in (${queuesOf(jobs)}) and state in ('created', 'retry') and start_after <= now()`,
+    sql`select count(*)::int as n from ${jobs.table} where name in (${jobs.queues}) and state in ('created', 'retry') and start_after <= now()`,
   );
   return Number(rowsOf<{ n: number }>(result)[0]?.n ?? 0);
 }
 
 /** The queues' jobs marked active. */
 export async function activeJobs(db: Db, jobs: JobTable): Promise<{ id: string; name: string }[]> {
-  return rowsOf<{ id: string; name: string }>(await db.execute(sql`select id, name from ${jobsOf(jobs)} where name in (${queuesOf(jobs)}) and state = 'active'`));
+  return rowsOf<{ id: string; name: string }>(await db.execute(sql`select id, name from ${jobs.table} where name in (${jobs.queues}) and state = 'active'`));
 }
 
 /** Those of `ids` waiting for a retry become due now rather than after their retry delay. */
 export async function makeRetriesDueNow(db: Db, jobs: JobTable, ids: readonly string[]): Promise<void> {
   if (ids.length === 0) return;
-  await db.execute(sql`update ${jobsOf(jobs)} set start_after = now() where id in (${sql.join(ids.map((id) => sql`${id}::uuid`), sql`, `)}) and state = 'retry'`);
+  await db.execute(sql`update ${jobs.table} set start_after = now() where id in (${sql.join(ids.map((id) => sql`${id}::uuid`), sql`, `)}) and state = 'retry'`);
 }
 
 /**
- * Marks failed each running import with no live job of its store in `queue` (created, retry or active), matched by
+ * Marks failed each running import with no live job of its store in `imports` (created, retry or active), matched by
  * its run id so a run started meanwhile is never the one marked. Returns the stores marked.
  */
-export async function failImportsWithoutJob(db: Db, schema: string, queue: string, at: Date): Promise<number[]> {
+export async function failImportsWithoutJob(db: Db, imports: JobTable, at: Date): Promise<number[]> {
   const result = await db.execute(sql`
     with abandoned as (
       select b.store_id, b.run_id from order_backfills b
       where b.status = 'running' and not exists (
-        select 1 from ${sql.raw(`${schema}.job`)} j
-        where j.name = ${queue} and j.singleton_key = b.store_id::text and j.state in ('created', 'retry', 'active')
+        select 1 from ${imports.table} j
+        where j.name in (${imports.queues}) and j.singleton_key = b.store_id::text and j.state in ('created', 'retry', 'active')
       )
     )
     update order_backfills b

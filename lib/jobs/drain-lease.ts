@@ -1,6 +1,6 @@
 import type { PgBoss } from "pg-boss";
 import type { Db } from "@/db/client";
-import { activeJobs, claimDrainAsk as claimAsk, countReadyJobs, failImportsWithoutJob, makeRetriesDueNow, type JobTable } from "@/db/queries/job-drain";
+import { activeJobs, claimDrainAsk as claimAsk, countReadyJobs, failImportsWithoutJob, jobTable, makeRetriesDueNow } from "@/db/queries/job-drain";
 import { JOB_SCHEMA } from "./boss";
 import { JOB, WORKED_QUEUES } from "./queues";
 
@@ -16,7 +16,9 @@ import { JOB, WORKED_QUEUES } from "./queues";
 export { endDrainLease, takeDrainLease } from "@/db/queries/job-drain";
 
 /** The queues a worker of this app works: a job in any other queue is no drain's to wait for. */
-const APP_JOBS: JobTable = { schema: JOB_SCHEMA, queues: WORKED_QUEUES };
+const APP_JOBS = jobTable(JOB_SCHEMA, WORKED_QUEUES);
+/** The order import's queue alone: a running import with no job there has stopped. */
+const IMPORT_JOBS = jobTable(JOB_SCHEMA, [JOB.backfill]);
 
 /**
  * A page view's question: should this view ask for a drain? Yes only when no drain holds the lease, the app's own
@@ -56,5 +58,5 @@ export async function takeBackOrphans(db: Db, boss: PgBoss): Promise<number> {
  * The run is matched by its id, so a re-install's new run, started meanwhile, is never the one marked.
  */
 export function failAbandonedImports(db: Db, at = new Date()): Promise<number[]> {
-  return failImportsWithoutJob(db, JOB_SCHEMA, JOB.backfill, at);
+  return failImportsWithoutJob(db, IMPORT_JOBS, at);
 }
