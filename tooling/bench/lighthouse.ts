@@ -216,8 +216,8 @@ export async function benchLighthouse(): Promise<BenchResult> {
     } finally {
       await browser.close();
     }
-    const orderId = await firstOrderId(databaseUrl, STORE);
     await untilOrdersStored(databaseUrl, STORE, FLOOR_ROWS);
+    const orderId = await firstOrderId(databaseUrl, STORE);
 
     chrome = await launch({ chromePath: chromePath(), chromeFlags: ["--headless=new", "--no-sandbox", "--disable-gpu", "--no-first-run"] });
     const pages = [

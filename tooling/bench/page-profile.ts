@@ -118,8 +118,8 @@ async function main(): Promise<void> {
     await installThroughConsent(installing, appUrl, STORE);
     const cookies = [...(await installing.cookies(appUrl)), { name: "NEXT_LOCALE", value: process.env.PROFILE_LOCALE ?? "ar", domain: "127.0.0.1", path: "/", expires: -1, httpOnly: false, secure: false, sameSite: "Lax" as const }];
     await installing.close();
-    const orderId = await firstOrderId(databaseUrl, STORE);
     await untilOrdersStored(databaseUrl, STORE, FLOOR_ROWS);
+    const orderId = await firstOrderId(databaseUrl, STORE);
     const wanted = process.argv.slice(2).filter((arg) => !arg.startsWith("-"));
     const paths = wanted.length ? wanted.map((p) => p.replace("{order}", String(orderId))) : [`/stores/${STORE}/orders`];
     // The signed-in floor sends the app's security headers, Cross-Origin-Opener-Policy among them (a new renderer
