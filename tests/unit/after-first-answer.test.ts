@@ -1,4 +1,5 @@
-import { createServer, request as httpRequest } from "node:http";
+import { subscribe, unsubscribe } from "node:diagnostics_channel";
+import { createServer, request as httpRequest, type IncomingMessage } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { afterFirstAnswer } from "@/lib/http/after-first-answer";
@@ -23,19 +24,31 @@ afterAll(async () => {
   await new Promise<void>((resolve) => server.close(() => resolve()));
 });
 
+/**
+ * Resolves once the server has published this request's finished answer and the start that answer may schedule
+ * (one `setImmediate` later) has had its turn: two turns of the check phase, whatever order the subscribers run in.
+ */
 function get(path: string): Promise<void> {
-  return new Promise<void>((resolve, reject) => {
-    const req = httpRequest({ host: "127.0.0.1", port, path }, (res) => {
+  const marker = `${path}${path.includes("?") ? "&" : "?"}request=${(requests += 1)}`;
+  const published = new Promise<void>((resolve) => {
+    const onFinish = (message: unknown) => {
+      if ((message as { request: IncomingMessage }).request.url !== marker) return;
+      unsubscribe("http.server.response.finish", onFinish);
+      setImmediate(() => setImmediate(resolve));
+    };
+    subscribe("http.server.response.finish", onFinish);
+  });
+  const received = new Promise<void>((resolve, reject) => {
+    const req = httpRequest({ host: "127.0.0.1", port, path: marker }, (res) => {
       res.resume();
       res.on("end", resolve);
     });
     req.on("error", reject);
     req.end();
   });
+  return Promise.all([published, received]).then(() => undefined);
 }
-
-/** Lets the answer's finish event, and the start it schedules, run. */
-const settle = () => new Promise((resolve) => setTimeout(resolve, 50));
+let requests = 0;
 
 describe("afterFirstAnswer", () => {
   it("starts once, after the first page answered below 500, not for Next's own paths or a server error", async () => {
@@ -45,27 +58,26 @@ describe("afterFirstAnswer", () => {
     await get("/_next/webpack-hmr?page=/");
     await get("/?status=500");
     await get("/?status=503");
-    await settle();
     expect(starts).toBe(0);
 
     // A redirect or a not-found page is an answer too: the compile it waited for is done.
     await get("/?status=307");
-    await settle();
     expect(starts).toBe(1);
     await get("/");
     await get("/stores");
-    await settle();
     expect(starts).toBe(1);
   });
 
   it("starts after its latest time when no page is answered, and only once", async () => {
     let starts = 0;
-    afterFirstAnswer(() => (starts += 1), 30);
+    const latestMs = 30;
+    const called = Date.now();
+    // Awaited rather than slept on: a loaded machine may run the timer late, never early.
+    const started = new Promise<number>((resolve) => afterFirstAnswer(() => resolve((starts += 1)), latestMs));
     await get("/?status=500");
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    expect(starts).toBe(1);
+    expect(await started).toBe(1);
+    expect(Date.now() - called).toBeGreaterThanOrEqual(latestMs - 1);
     await get("/");
-    await settle();
     expect(starts).toBe(1);
   });
 });
