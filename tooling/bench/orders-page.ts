@@ -7,8 +7,8 @@
  *
  * Two floors, timed in the same run with requests interleaved with the app's: the signed-in floor
  * (tooling/bench/reference/app/signed: a proxy writing a fresh CSP nonce and the security headers, one session lookup by key
- * in PostgreSQL, one page query through the store's key with the same filters and cursor, 50 rows with next/link;
- * no i18n library, no shell, no ORM), asked for the same variant, and the bare floor, the reference's 50-row page
+ * in PostgreSQL, one page query through the store's key with the same filters and cursor, 50 rows with next/link
+ * showing the app's columns in the same language, French here; no i18n library, no shell, no ORM), asked for the same variant, and the bare floor, the reference's 50-row page
  * (tooling/bench/reference/app/rows: the same table built from memory, no database, no session, no proxy).
  *
  * Targets, as ratios within the run: p95 and median at most 1.25x the signed-in floor's and 1.5x the bare floor

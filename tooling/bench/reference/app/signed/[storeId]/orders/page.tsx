@@ -2,6 +2,9 @@ import { createHash } from "node:crypto";
 import Link from "next/link";
 import { cookies } from "next/headers";
 import { notFound } from "next/navigation";
+import ar from "../../../../../../../messages/ar.json";
+import en from "../../../../../../../messages/en.json";
+import fr from "../../../../../../../messages/fr.json";
 import { floorSql } from "../../../../lib/floor-db";
 
 /**
@@ -9,8 +12,10 @@ import { floorSql } from "../../../../lib/floor-db";
  * floor (../../rows, built from memory). The proxy (../../../../proxy.ts) has written a fresh CSP nonce and the
  * security headers; here the session cookie's secret is hashed and looked up by key with the store it must hold
  * (one statement), then one page of the store's orders is read through the store's key with the same filters and
- * keyset cursor as the app (one statement), and 50 rows are rendered with next/link. No i18n library, no shell,
- * no ORM. The app's orders page is timed against this one.
+ * keyset cursor as the app (one statement), and 50 rows are rendered with next/link. Each row shows what the app's
+ * row shows, in the language the NEXT_LOCALE cookie names as the app reads it (French without one): the app's own
+ * words for the headings and statuses, the date and the amount through Intl, and an Arabic page laid out right to
+ * left. No i18n library, no shell, no ORM. The app's orders page is timed against this one.
  */
 
 type SearchParams = Record<string, string | string[] | undefined>;
@@ -22,12 +27,31 @@ type Row = {
   customer_phone: string | null;
   wilaya_name: string | null;
   total: string | null;
-  status: string;
+  status: keyof typeof ar.Status;
   created_at: Date;
   micros: string;
 };
 
-const dateTime = new Intl.DateTimeFormat("en-GB", { timeZone: "Africa/Algiers", dateStyle: "medium", timeStyle: "short" });
+/** The app's catalogues (messages/*.json) and Intl tags (i18n/locales.ts), read plainly: one lookup per word. */
+const LOCALES = {
+  ar: { messages: ar, tag: "ar-DZ-u-nu-latn", dir: "rtl" },
+  fr: { messages: fr, tag: "fr-DZ", dir: "ltr" },
+  en: { messages: en, tag: "en", dir: "ltr" },
+} as const;
+type Locale = keyof typeof LOCALES;
+
+/** Per locale, made once as the app's i18n/format.ts makes them: the row's date and its amount in dinars. */
+const FORMATS = Object.fromEntries(
+  Object.entries(LOCALES).map(([locale, { tag }]) => [
+    locale,
+    {
+      dateTime: new Intl.DateTimeFormat(tag, { timeZone: "Africa/Algiers", year: "numeric", month: "short", day: "numeric", hour: "2-digit", minute: "2-digit", hourCycle: "h23" }),
+      money: new Intl.NumberFormat(tag, { style: "currency", currency: "DZD", minimumFractionDigits: 2, maximumFractionDigits: 2 }),
+    },
+  ]),
+) as Record<Locale, { dateTime: Intl.DateTimeFormat; money: Intl.NumberFormat }>;
+
+const localeOf = (value: string | undefined): Locale => (value === "ar" || value === "en" ? value : "fr");
 
 const one = (value: string | string[] | undefined) => (typeof value === "string" && value !== "" ? value : null);
 
@@ -52,6 +76,10 @@ export default async function SignedOrdersPage({
 }) {
   const [{ storeId: storeParam }, query, jar] = await Promise.all([params, searchParams, cookies()]);
   const storeId = Number(storeParam);
+  const locale = localeOf(jar.get("NEXT_LOCALE")?.value);
+  const { messages, dir } = LOCALES[locale];
+  const { dateTime, money } = FORMATS[locale];
+  const words = messages.Orders;
   const secret = jar.get("app_session")?.value;
   if (!Number.isSafeInteger(storeId) || !secret) notFound();
   const sql = floorSql();
@@ -82,17 +110,18 @@ export default async function SignedOrdersPage({
   const next = rows.length > 50 && last ? Buffer.from(JSON.stringify([last.micros, Number(last.id)])).toString("base64url") : null;
 
   return (
-    <main>
-      <h1>Orders</h1>
+    <main lang={locale} dir={dir}>
+      <h1>{words.title}</h1>
       <table>
         <thead>
           <tr>
-            <th>Order</th>
-            <th>Date</th>
-            <th>Customer</th>
-            <th>Phone</th>
-            <th>Wilaya</th>
-            <th>Total</th>
+            <th>{words.order}</th>
+            <th>{words.date}</th>
+            <th>{words.customer}</th>
+            <th>{words.phoneColumn}</th>
+            <th>{words.wilaya}</th>
+            <th>{words.total}</th>
+            <th>{words.statusColumn}</th>
           </tr>
         </thead>
         <tbody>
@@ -107,12 +136,13 @@ export default async function SignedOrdersPage({
               <td>{row.customer_name}</td>
               <td>{row.customer_phone}</td>
               <td>{row.wilaya_name}</td>
-              <td>{row.total} DZD</td>
+              <td>{money.format(Number(row.total))}</td>
+              <td>{messages.Status[row.status] ?? messages.Status.unknown}</td>
             </tr>
           ))}
         </tbody>
       </table>
-      {next ? <Link href={`/signed/${storeId}/orders?cursor=${next}`}>Older</Link> : null}
+      {next ? <Link href={`/signed/${storeId}/orders?cursor=${next}`}>{words.older}</Link> : null}
     </main>
   );
 }
