@@ -3,8 +3,9 @@
  * apps: where each page's main thread goes while it loads in Chromium, the floor's 50-row pages first (signed-in, then bare), from a
  * Chrome trace of each load (a fresh browser context each round, the phone Lighthouse emulates: 412x823 at 1.75x).
  * Lighthouse gives totals; this says which work they are: per round, the main thread's busy time, its longest
- * task, a blocking time reckoned as Lighthouse's simulation does (each task 4x, less 50 ms), and the time by kind
- * of work (script, style, layout and text shaping, HTML parsing, paint). Medians over the rounds.
+ * task, a blocking time reckoned as Lighthouse's simulation does (each task 4x, less 50 ms), the time by kind
+ * of work (script, style, layout and text shaping, HTML parsing, paint), and that work counted (Work: elements
+ * styled, objects laid out, runs of text shaped), which a busy machine does not move. Medians over the rounds.
  *
  *   PROFILE_ROUNDS=N (default 7)   PROFILE_RATE=4 to slow the CPU for real (default 1: Lighthouse runs unthrottled
  *   and multiplies)   PROFILE_LOCALE=fr (default ar)   --tasks  each task of the median round over 10 ms, by kind   --events  the median round's time by trace event
@@ -24,7 +25,15 @@ const ROUNDS = Number(process.env.PROFILE_ROUNDS ?? 7);
 const RATE = Number(process.env.PROFILE_RATE ?? 1);
 const SIMULATED_SLOWDOWN = 4;
 
-export type TraceEvent = { name: string; ph: string; dur?: number; tid: number; pid: number; ts: number; args?: { name?: string; data?: { url?: string }; beginData?: { url?: string } } };
+export type TraceEvent = {
+  name: string;
+  ph: string;
+  dur?: number;
+  tid: number;
+  pid: number;
+  ts: number;
+  args?: { name?: string; elementCount?: number; data?: { url?: string }; beginData?: { url?: string; dirtyObjects?: number } };
+};
 
 const KINDS: [kind: string, names: RegExp][] = [
   ["script", /^(RunMicrotasks|FunctionCall|EvaluateScript|v8\.|V8\.|TimerFire|EventDispatch|FireAnimationFrame|AsyncTask Run|ScriptRunner|PendingScript)/],
@@ -35,7 +44,14 @@ const KINDS: [kind: string, names: RegExp][] = [
 ];
 const kindOf = (name: string) => KINDS.find(([, pattern]) => pattern.test(name))?.[0] ?? "other";
 
-export type Round = { busy: number; longest: number; blocking: number; kinds: Map<string, number>; names: Map<string, number>; tasks: string[] };
+/**
+ * How much work the load asked of the renderer, counted: elements styled, layout objects laid out, runs of text
+ * shaped. On a shared machine the times of that work move by a third from run to run; these counts move by a few
+ * units, so they tell two pages, or two builds, apart where the times cannot.
+ */
+export type Work = { styledElements: number; laidOutObjects: number; shapedTexts: number };
+
+export type Round = { busy: number; longest: number; blocking: number; kinds: Map<string, number>; names: Map<string, number>; tasks: string[]; work: Work };
 
 /** One load's main thread from its trace: the renderer thread that parsed `url`'s document, its top-level tasks. */
 export function analyse(traceEvents: TraceEvent[], url: string): Round | null {
@@ -69,7 +85,16 @@ export function analyse(traceEvents: TraceEvent[], url: string): Round | null {
     for (const [event, us] of self) if (event.ts >= task.ts && event.ts < task.ts + task.dur!) inside.set(kindOf(event.name), (inside.get(kindOf(event.name)) ?? 0) + us / 1000);
     tasks.push(`${((task.ts - parse.ts) / 1000).toFixed(0)} ms after parsing began, ${(task.dur! / 1000).toFixed(0)} ms: ${[...inside].sort((a, b) => b[1] - a[1]).filter(([, ms]) => ms >= 1).map(([kind, ms]) => `${kind} ${ms.toFixed(0)}`).join(", ")}`);
   }
+  const work: Work = { styledElements: 0, laidOutObjects: 0, shapedTexts: 0 };
+  // Every complete event of the thread, those too short to have a duration included.
+  for (const event of traceEvents) {
+    if (event.tid !== parse.tid || event.pid !== parse.pid || event.ph !== "X") continue;
+    if (event.name === "UpdateLayoutTree") work.styledElements += event.args?.elementCount ?? 0;
+    else if (event.name === "Layout") work.laidOutObjects += event.args?.beginData?.dirtyObjects ?? 0;
+    else if (event.name === "InlineNode::ShapeTextIncludingFirstLine") work.shapedTexts += 1;
+  }
   return {
+    work,
     busy: topLevel.reduce((sum, task) => sum + task.dur! / 1000, 0),
     longest: Math.max(...topLevel.map((task) => task.dur! / 1000)),
     blocking: topLevel.reduce((sum, task) => sum + Math.max(0, (task.dur! / 1000) * (SIMULATED_SLOWDOWN / RATE) - 50), 0),
@@ -145,6 +170,8 @@ async function main(): Promise<void> {
         `${target.label} (${runs.length} rounds, CPU rate ${RATE}): busy ${median(runs.map((r) => r.busy)).toFixed(0)} ms, longest task ${median(runs.map((r) => r.longest)).toFixed(0)} ms, blocking as simulated ${median(runs.map((r) => r.blocking)).toFixed(0)} ms; ` +
           kinds.map((kind) => `${kind} ${median(runs.map((r) => r.kinds.get(kind) ?? 0)).toFixed(0)}`).join(", "),
       );
+      const counted = (key: keyof Work) => median(runs.map((run) => run.work[key])).toFixed(0);
+      console.log(`    work counted: ${counted("styledElements")} elements styled, ${counted("laidOutObjects")} objects laid out, ${counted("shapedTexts")} runs of text shaped`);
       if (process.argv.includes("--tasks") && middle) for (const task of middle.tasks) console.log(`    ${task}`);
       if (process.argv.includes("--events") && middle) {
         const top = [...middle.names].sort((a, b) => b[1] - a[1]).slice(0, 15);

@@ -30,6 +30,24 @@ describe("page-profile's reading of a trace", () => {
     expect(round!.blocking).toBe(350);
   });
 
+  it("counts the work asked of the renderer on the page's thread: elements styled, objects laid out, text shaped", () => {
+    const counted: TraceEvent[] = [
+      ...events,
+      { ...on(7), name: "UpdateLayoutTree", ts: 11_000, dur: 2_000, args: { elementCount: 600 } },
+      { ...on(7), name: "UpdateLayoutTree", ts: 14_000, dur: 1_000, args: { elementCount: 74 } },
+      { ...on(7), name: "Layout", ts: 20_000, dur: 5_000, args: { beginData: { dirtyObjects: 1_100 } } },
+      { ...on(7), name: "Layout", ts: 26_000, dur: 1_000, args: { beginData: { dirtyObjects: 46 } } },
+      { ...on(7), name: "InlineNode::ShapeTextIncludingFirstLine", ts: 21_000, dur: 100 },
+      // A run too short for the trace to give it a duration is counted all the same.
+      { ...on(7), name: "InlineNode::ShapeTextIncludingFirstLine", ts: 22_000, dur: 0 },
+      // Another page's renderer styles and shapes too: not this load's work.
+      { ...on(9), name: "UpdateLayoutTree", ts: 11_000, dur: 2_000, args: { elementCount: 5_000 } },
+      { ...on(9), name: "InlineNode::ShapeTextIncludingFirstLine", ts: 21_000, dur: 100 },
+    ];
+    expect(analyse(counted, URL_UNDER_TEST)!.work).toEqual({ styledElements: 674, laidOutObjects: 1_146, shapedTexts: 2 });
+    expect(analyse(events, URL_UNDER_TEST)!.work).toEqual({ styledElements: 0, laidOutObjects: 0, shapedTexts: 0 });
+  });
+
   it("finds nothing when the page's document was never parsed", () => {
     expect(analyse(events, "http://127.0.0.1:3000/elsewhere")).toBeNull();
   });
