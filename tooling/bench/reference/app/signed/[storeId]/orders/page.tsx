@@ -27,7 +27,7 @@ type Row = {
   customer_phone: string | null;
   wilaya_name: string | null;
   total: string | null;
-  status: keyof typeof ar.Status;
+  status: string;
   created_at: Date;
   micros: string;
 };
@@ -137,7 +137,7 @@ export default async function SignedOrdersPage({
               <td>{row.customer_phone}</td>
               <td>{row.wilaya_name}</td>
               <td>{money.format(Number(row.total))}</td>
-              <td>{messages.Status[row.status] ?? messages.Status.unknown}</td>
+              <td>{(messages.Status as Record<string, string>)[row.status] ?? messages.Status.unknown}</td>
             </tr>
           ))}
         </tbody>
