@@ -24,6 +24,9 @@ afterAll(async () => {
   await new Promise<void>((resolve) => server.close(() => resolve()));
 });
 
+/** Numbers each request, so the finish observed is this request's own. */
+let requests = 0;
+
 /**
  * Resolves once the server has published this request's finished answer and the start that answer may schedule
  * (one `setImmediate` later) has had its turn: two turns of the check phase, whatever order the subscribers run in.
@@ -48,7 +51,6 @@ function get(path: string): Promise<void> {
   });
   return Promise.all([published, received]).then(() => undefined);
 }
-let requests = 0;
 
 describe("afterFirstAnswer", () => {
   it("starts once, after the first page answered below 500, not for Next's own paths or a server error", async () => {

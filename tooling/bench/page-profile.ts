@@ -58,9 +58,9 @@ export function analyse(traceEvents: TraceEvent[], url: string): Round | null {
   const path = new URL(url).pathname;
   const parse = traceEvents.find((event) => event.name === "ParseHTML" && URL.parse(event.args?.beginData?.url ?? "")?.pathname === path);
   if (!parse) return null;
-  const events = traceEvents
-    .filter((event) => event.tid === parse.tid && event.pid === parse.pid && event.ph === "X" && event.dur)
-    .sort((a, b) => a.ts - b.ts || b.dur! - a.dur!);
+  // The thread's complete events; those too short to have a duration count as work below, but take no time.
+  const onThread = traceEvents.filter((event) => event.tid === parse.tid && event.pid === parse.pid && event.ph === "X");
+  const events = onThread.filter((event) => event.dur).sort((a, b) => a.ts - b.ts || b.dur! - a.dur!);
   const self = new Map<TraceEvent, number>();
   const open: TraceEvent[] = [];
   const topLevel: TraceEvent[] = [];
@@ -86,9 +86,7 @@ export function analyse(traceEvents: TraceEvent[], url: string): Round | null {
     tasks.push(`${((task.ts - parse.ts) / 1000).toFixed(0)} ms after parsing began, ${(task.dur! / 1000).toFixed(0)} ms: ${[...inside].sort((a, b) => b[1] - a[1]).filter(([, ms]) => ms >= 1).map(([kind, ms]) => `${kind} ${ms.toFixed(0)}`).join(", ")}`);
   }
   const work: Work = { styledElements: 0, laidOutObjects: 0, shapedTexts: 0 };
-  // Every complete event of the thread, those too short to have a duration included.
-  for (const event of traceEvents) {
-    if (event.tid !== parse.tid || event.pid !== parse.pid || event.ph !== "X") continue;
+  for (const event of onThread) {
     if (event.name === "UpdateLayoutTree") work.styledElements += event.args?.elementCount ?? 0;
     else if (event.name === "Layout") work.laidOutObjects += event.args?.beginData?.dirtyObjects ?? 0;
     else if (event.name === "InlineNode::ShapeTextIncludingFirstLine") work.shapedTexts += 1;
