@@ -24,6 +24,7 @@ import postgres from "postgres";
 import { openDatabase } from "@/db/client";
 import { encodeOrderCursor } from "@/db/queries/order-views";
 import { installs } from "@/db/schema";
+import { NEEDED_SCOPES } from "@/lib/installs/scopes";
 import { signIn } from "@/lib/session-lifecycle";
 import {
   BENCH_DIST_DIR,
@@ -105,7 +106,9 @@ async function seed(databaseUrl: string): Promise<{ phone: string; deepCursor: s
 
 /**
  * The bench database: migrated, two installs, a session holding the first store (its cookie returned) and the
- * seeded orders. tooling/bench/orders-cpu.ts starts from the same database.
+ * seeded orders. tooling/bench/orders-cpu.ts starts from the same database. Each install holds every scope the app
+ * asks for, as a store installed today does: a grant that lacks one puts the scope-gap banner on every page, a
+ * passing state the floor has no part of.
  */
 export async function prepareOrdersDatabase(databaseUrl: string): Promise<{ cookie: string; phone: string; deepCursor: string }> {
   const handle = await openDatabase({ url: databaseUrl, maxConnections: 1 });
@@ -115,7 +118,7 @@ export async function prepareOrdersDatabase(databaseUrl: string): Promise<{ cook
       storeId,
       installId: 9000 + storeId,
       storeName: `Bench store ${storeId}`,
-      scopes: ["orders:read"],
+      scopes: [...NEEDED_SCOPES],
     })),
   );
   const { secret } = await signIn(handle.db, { previousId: null, storeIds: [STORE], now: new Date() });
