@@ -1,4 +1,5 @@
 import { execFileSync } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { createServer, type Server } from "node:net";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -12,6 +13,15 @@ function listen(port: number): Promise<Server> {
     server.once("error", reject);
     server.listen(port, () => resolve(server));
   });
+}
+
+/** Where the kernel starts choosing ports for outgoing connections (and for listen(0)). */
+function ephemeralStart(): number {
+  try {
+    return Number(readFileSync("/proc/sys/net/ipv4/ip_local_port_range", "utf8").trim().split(/\s+/)[0]);
+  } catch {
+    return 49_152;
+  }
 }
 
 type Settled = { app: number; emulator: number; slots: number; envApp?: string; envEmulator?: string };
@@ -49,6 +59,38 @@ describe("free ports for the test servers", () => {
     const single = await freePort();
     expect(single).not.toBe(busyPort);
     await new Promise((resolve) => listen(single).then((server) => server.close(resolve)));
+  });
+
+  it("picks from below the kernel's own range, so an outgoing connection cannot take a port before its server binds it", async () => {
+    const chosen = [...freePortsSync(6), await freePort(), await freePort(), await freePort()];
+    for (const port of chosen) {
+      expect(port).toBeGreaterThanOrEqual(20_000);
+      expect(port).toBeLessThan(ephemeralStart());
+    }
+    // Closed between calls, a port is still never handed out twice by one process.
+    expect(new Set(chosen).size).toBe(chosen.length);
+  });
+
+  it("passes over a candidate in use", async () => {
+    // A range of 1,000 ports with every other one held here: half the candidates fail to listen.
+    const range = { low: 21_000, high: 22_000 };
+    const held: Server[] = [];
+    for (let port = range.low; port < range.high; port += 2) {
+      const server = await listen(port).catch(() => null);
+      if (server) held.push(server);
+    }
+    expect(held.length).toBeGreaterThan(400);
+    try {
+      const chosen = freePortsSync(10, range);
+      const heldPorts = new Set(held.map((server) => (server.address() as { port: number }).port));
+      for (const port of chosen) {
+        expect(port).toBeGreaterThanOrEqual(range.low);
+        expect(port).toBeLessThan(range.high);
+        expect(heldPorts.has(port)).toBe(false);
+      }
+    } finally {
+      await Promise.all(held.map((server) => new Promise((resolve) => server.close(resolve))));
+    }
   });
 
   it("gives each of the browser tests' workers free ports when none are set, and records them for the workers", async () => {
