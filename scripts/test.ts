@@ -192,6 +192,10 @@ async function main(): Promise<void> {
     results.push(...(await runLanes(stage, screen)));
     const failed = results.filter((result) => result.code !== 0);
     if (failed.length > 0) {
+      // Run beside another step, a failed step's own block can be a thousand lines up: its end is repeated here.
+      for (const { name, lastLines } of failed) {
+        if (lastLines) console.error(`\n━━ ${name}: the end of its output ━━\n${lastLines}`);
+      }
       console.error(`\n✗ ${failed.map((result) => result.name).join(" and ")} failed (exit ${failed[0]!.code}). Steps so far:\n  ${summary()}`);
       await printTotals();
       process.exit(failed[0]!.code);

@@ -9,7 +9,17 @@ export type Step = {
   prepare?: () => Promise<{ env?: Record<string, string>; cleanup?: () => Promise<void> }>;
 };
 
-export type StepResult = { name: string; code: number; seconds: number };
+/** `lastLines`: the end of a failed step's output, to repeat beside the summary (the step's block may be far above). */
+export type StepResult = { name: string; code: number; seconds: number; lastLines?: string };
+
+const LAST_LINES = 40;
+const KEPT_BYTES = 16_384;
+
+/** The last `LAST_LINES` lines of what a step printed, from the bytes kept of its end. */
+function lastLinesOf(kept: Buffer[]): string {
+  const lines = Buffer.concat(kept).toString("utf8").trimEnd().split("\n");
+  return lines.slice(-LAST_LINES).join("\n");
+}
 
 type Running = { name: string; chunks: Buffer[]; done: boolean; headerShown: boolean };
 
@@ -80,6 +90,13 @@ async function runStep(step: Step, screen: Screen): Promise<StepResult> {
   const running = screen.start(step.name);
   let code: number;
   const prepared = step.prepare ? await step.prepare() : {};
+  const kept: Buffer[] = [];
+  let keptBytes = 0;
+  const keep = (chunk: Buffer) => {
+    kept.push(chunk);
+    keptBytes += chunk.length;
+    while (kept.length > 1 && keptBytes - kept[0]!.length >= KEPT_BYTES) keptBytes -= kept.shift()!.length;
+  };
   try {
     // stdin stays with us: a step in its own process group must not read the terminal.
     const { child, exited } = spawnGroup(step.command, step.args, {
@@ -87,14 +104,19 @@ async function runStep(step: Step, screen: Screen): Promise<StepResult> {
       // Piped, not a terminal: keep the colours a terminal would have had.
       env: { ...(process.stdout.isTTY ? { FORCE_COLOR: "1" } : {}), ...process.env, ...step.env, ...prepared.env },
     });
-    child.stdout?.on("data", (chunk: Buffer) => screen.write(running, chunk));
-    child.stderr?.on("data", (chunk: Buffer) => screen.write(running, chunk));
+    for (const stream of [child.stdout, child.stderr]) {
+      stream?.on("data", (chunk: Buffer) => {
+        keep(chunk);
+        screen.write(running, chunk);
+      });
+    }
     code = await exited;
   } finally {
     await prepared.cleanup?.();
     screen.end(running);
   }
-  return { name: step.name, code, seconds: (Date.now() - started) / 1000 };
+  const seconds = (Date.now() - started) / 1000;
+  return code === 0 ? { name: step.name, code, seconds } : { name: step.name, code, seconds, lastLines: lastLinesOf(kept) };
 }
 
 /**
