@@ -13,8 +13,10 @@
  * English) and the page of links are printed beside it.
  *
  * Targets: every page's TBT at most the floor's plus 150 ms, LCP at most 1.2x the floor's, CLS at most 0.02; the
- * orders page's main-thread script time (evaluation, parse and compile, from the run's trace: it moves less with the
- * machine than TBT) at most 1.3x the floor's, every page's printed beside it. The score is printed too. Lighthouse
+ * orders page's main-thread script time (evaluation, parse and compile) at most 1.3x the floor's, every page's
+ * printed beside it. That time is read from the run's trace by the thread's own clock: Lighthouse's own script
+ * figure (printed too) is wall time, 4x, and on two cores the page's thread waits for a core about as long as it
+ * runs, so the floor's read 301 to 500 ms between rounds of one run while its thread time stayed within 69 to 101. The score is printed too. Lighthouse
  * drives Chromium through chrome-launcher: /usr/bin/chromium (Debian) where it exists, else Playwright's own
  * Chromium; headless, and without the sandbox, which a root container cannot give.
  */
@@ -25,6 +27,7 @@ import { chromium } from "@playwright/test";
 import { launch, type LaunchedChrome } from "chrome-launcher";
 import lighthouse from "lighthouse";
 import { FLOOR_ROWS, firstOrderId, installThroughConsent, launchChromium, startAppBesideReference, topUpOrders, untilOrdersStored } from "./first-load-js";
+import { analyse, type TraceEvent } from "./page-profile";
 import { median } from "./support";
 import type { BenchResult } from "./types";
 
@@ -50,6 +53,11 @@ export type Run = {
   ttfb: number;
   /** Main-thread time by kind, from the trace (Lighthouse's mainthread-work-breakdown, 4x slowed), in ms. */
   scriptMs: number;
+  /**
+   * The page's script by its main thread's own clock, unslowed (from the run's trace). Lighthouse's figure is wall
+   * time: on two busy cores the thread waits for a core about as long as it runs, so that figure reads the machine.
+   */
+  scriptThreadMs: number;
   layoutMs: number;
   mainThreadMs: number;
   blockingCss: number;
@@ -126,11 +134,14 @@ async function audit(chrome: LaunchedChrome, url: string, cookie: string): Promi
   const topScript = top?.url
     ? `${top.url.startsWith("http") ? new URL(top.url).pathname : top.url} ${Math.round(top.total ?? 0)} ms (${Math.round(top.scripting ?? 0)} ms scripting)`
     : "none";
+  const trace = (result.artifacts as { Trace?: { traceEvents: TraceEvent[] } }).Trace;
+  const scriptThreadMs = (trace && analyse(trace.traceEvents, url)?.threadKinds.get("script")) ?? Number.NaN;
   const breakdown = lhr.audits["mainthread-work-breakdown"]?.details;
   const groups = breakdown && "items" in breakdown ? (breakdown.items as { group?: string; duration?: number }[]) : [];
   const groupMs = (...names: string[]) => groups.filter((item) => names.includes(item.group ?? "")).reduce((sum, item) => sum + (item.duration ?? 0), 0);
   return {
     scriptMs: groupMs("scriptEvaluation", "scriptParseCompile"),
+    scriptThreadMs,
     layoutMs: groupMs("styleLayout"),
     mainThreadMs: groupMs(...groups.map((item) => item.group ?? "")),
     topScript,
@@ -160,7 +171,7 @@ function logRun(url: string, round: number, run: Run): void {
   // About 15 s a run on 2 cores: show progress.
   console.log(
     `    ${new URL(url).pathname} round ${round}/${RUNS}: score ${run.score}, LCP ${Math.round(run.lcp)} ms, TBT ${Math.round(run.tbt)} ms, CLS ${run.cls.toFixed(3)}, ` +
-      `main thread ${Math.round(run.mainThreadMs)} ms (script ${Math.round(run.scriptMs)}, style and layout ${Math.round(run.layoutMs)}); LCP ${run.lcpBreakdown}; ` +
+      `main thread ${Math.round(run.mainThreadMs)} ms (script ${Math.round(run.scriptMs)}, by the thread's clock ${Math.round(run.scriptThreadMs)} unslowed; style and layout ${Math.round(run.layoutMs)}); LCP ${run.lcpBreakdown}; ` +
       `unthrottled LCP ${Math.round(run.observedLcp)} ms after ${Math.round(run.busyBeforeLcpMs)} ms of tasks`,
   );
 }
@@ -174,6 +185,7 @@ export function summarize(runs: Run[]): Run {
     cls: median(runs.map((run) => run.cls)),
     ttfb: median(runs.map((run) => run.ttfb)),
     scriptMs: median(runs.map((run) => run.scriptMs)),
+    scriptThreadMs: median(runs.map((run) => run.scriptThreadMs)),
     layoutMs: median(runs.map((run) => run.layoutMs)),
     mainThreadMs: median(runs.map((run) => run.mainThreadMs)),
     observedLcp: median(runs.map((run) => run.observedLcp)),
@@ -243,24 +255,26 @@ export async function benchLighthouse(): Promise<BenchResult> {
       floorLcpMs: Math.round(floor.lcp),
       floorTbtMs: Math.round(floor.tbt),
       floorScriptMs: Math.round(floor.scriptMs),
+      floorScriptThreadMs: Math.round(floor.scriptThreadMs),
       bareFloorLcpMs: Math.round(bare.lcp),
       bareFloorTbtMs: Math.round(bare.tbt),
     };
     const lines = [
       `Lighthouse ${lighthouseVersion()} mobile (simulated throttling), median of ${RUNS} runs per page, app pages in Arabic`,
-      `floor, the signed-in 50-row page: score ${floor.score}, LCP ${Math.round(floor.lcp)} ms, TBT ${Math.round(floor.tbt)} ms, CLS ${floor.cls.toFixed(3)}, main thread ${Math.round(floor.mainThreadMs)} ms (script ${Math.round(floor.scriptMs)}, style and layout ${Math.round(floor.layoutMs)}), server ${Math.round(floor.ttfb)} ms, LCP ${floor.lcpBreakdown}, unthrottled LCP ${Math.round(floor.observedLcp)} ms after ${Math.round(floor.busyBeforeLcpMs)} ms of tasks, render-blocking stylesheets ${floor.blockingCss}`,
+      `floor, the signed-in 50-row page: score ${floor.score}, LCP ${Math.round(floor.lcp)} ms, TBT ${Math.round(floor.tbt)} ms, CLS ${floor.cls.toFixed(3)}, main thread ${Math.round(floor.mainThreadMs)} ms (script ${Math.round(floor.scriptMs)}, by the thread's clock ${Math.round(floor.scriptThreadMs)} unslowed; style and layout ${Math.round(floor.layoutMs)}), server ${Math.round(floor.ttfb)} ms, LCP ${floor.lcpBreakdown}, unthrottled LCP ${Math.round(floor.observedLcp)} ms after ${Math.round(floor.busyBeforeLcpMs)} ms of tasks, render-blocking stylesheets ${floor.blockingCss}`,
       `bare 50-row page (no proxy, no security headers): score ${bare.score}, LCP ${Math.round(bare.lcp)} ms, TBT ${Math.round(bare.tbt)} ms, script ${Math.round(bare.scriptMs)} ms; page of links: score ${links.score}, LCP ${Math.round(links.lcp)} ms, TBT ${Math.round(links.tbt)} ms`,
     ];
     let met = 0;
     const summary = [
       // The targets are in the page's table of parts; each page's full line below names its own.
-      `floor, the signed-in 50-row page: TBT ${Math.round(floor.tbt)} ms, LCP ${Math.round(floor.lcp)} ms, script ${Math.round(floor.scriptMs)} ms; the bare 50-row page: TBT ${Math.round(bare.tbt)} ms, LCP ${Math.round(bare.lcp)} ms`,
+      `floor, the signed-in 50-row page: TBT ${Math.round(floor.tbt)} ms, LCP ${Math.round(floor.lcp)} ms, script ${Math.round(floor.scriptThreadMs)} ms by the thread's clock; the bare 50-row page: TBT ${Math.round(bare.tbt)} ms, LCP ${Math.round(bare.lcp)} ms`,
     ];
     for (const [index, page] of pages.entries()) {
       const run = pageRuns[index]!;
       const lcpRatio = run.lcp / floor.lcp;
       const tbtOver = run.tbt - floor.tbt;
-      const scriptRatio = run.scriptMs / floor.scriptMs;
+      const scriptRatio = run.scriptThreadMs / floor.scriptThreadMs;
+      const wallScriptRatio = run.scriptMs / floor.scriptMs;
       const scriptJudged = page.label === "orders";
       const checks = [lcpRatio <= TARGET_LCP_RATIO, tbtOver <= TARGET_TBT_OVER_MS, run.cls <= TARGET_CLS, !scriptJudged || scriptRatio <= TARGET_SCRIPT_RATIO];
       if (checks.every(Boolean)) met++;
@@ -270,13 +284,15 @@ export async function benchLighthouse(): Promise<BenchResult> {
       figures[`${page.label} tbtOverMs`] = Math.round(tbtOver);
       figures[`${page.label} cls`] = Number(run.cls.toFixed(3));
       figures[`${page.label} scriptRatio`] = Number(scriptRatio.toFixed(2));
+      figures[`${page.label} wallScriptRatio`] = Number(wallScriptRatio.toFixed(2));
       summary.push(
         `${page.label}: TBT ${tbtOver >= 0 ? "+" : "−"}${Math.abs(Math.round(tbtOver))} ms, LCP ${lcpRatio.toFixed(2)}×, CLS ${run.cls.toFixed(3)}, script ${scriptRatio.toFixed(2)}×${checks.every(Boolean) ? "" : " (NOT met)"}`,
       );
       lines.push(
         `${page.label}: LCP ${Math.round(run.lcp)} ms = ${lcpRatio.toFixed(2)}x floor (≤ ${TARGET_LCP_RATIO}x: ${mark(checks[0]!)}), ` +
           `TBT ${Math.round(run.tbt)} ms = floor ${tbtOver >= 0 ? "+" : "−"}${Math.abs(Math.round(tbtOver))} ms (≤ +${TARGET_TBT_OVER_MS}: ${mark(checks[1]!)}), CLS ${run.cls.toFixed(3)} (≤ ${TARGET_CLS}: ${mark(checks[2]!)}), ` +
-          `script ${Math.round(run.scriptMs)} ms = ${scriptRatio.toFixed(2)}x floor${scriptJudged ? ` (≤ ${TARGET_SCRIPT_RATIO}x: ${mark(checks[3]!)})` : ""}; ` +
+          `script by the thread's clock ${Math.round(run.scriptThreadMs)} ms = ${scriptRatio.toFixed(2)}x floor${scriptJudged ? ` (≤ ${TARGET_SCRIPT_RATIO}x: ${mark(checks[3]!)})` : ""}, ` +
+          `Lighthouse's (wall, 4x) ${Math.round(run.scriptMs)} ms = ${wallScriptRatio.toFixed(2)}x; ` +
           `style and layout ${Math.round(run.layoutMs)} ms, main thread ${Math.round(run.mainThreadMs)} ms; score ${run.score}; ` +
           `server ${Math.round(run.ttfb)} ms, render-blocking stylesheets ${run.blockingCss}, LCP ${run.lcpBreakdown}, ` +
           `unthrottled LCP ${Math.round(run.observedLcp)} ms after ${Math.round(run.busyBeforeLcpMs)} ms of tasks` +

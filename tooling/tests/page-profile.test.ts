@@ -30,6 +30,26 @@ describe("page-profile's reading of a trace", () => {
     expect(round!.blocking).toBe(350);
   });
 
+  it("times each kind of work by the thread's own clock too, each event less what it holds", () => {
+    const waited: TraceEvent[] = [
+      { ...on(7), name: "ParseHTML", ts: 1_000, dur: 5_000, tdur: 4_000, args: { beginData: { url: URL_UNDER_TEST } } },
+      // 100 ms of wall time in which the thread ran 45: script 30 of it, a forced layout inside the script 10.
+      { ...on(7), name: "RunTask", ts: 10_000, dur: 100_000, tdur: 45_000 },
+      { ...on(7), name: "FunctionCall", ts: 10_000, dur: 90_000, tdur: 40_000 },
+      { ...on(7), name: "Layout", ts: 50_000, dur: 20_000, tdur: 10_000 },
+      // An event the trace gave no thread time counts none, and never makes its parent's negative.
+      { ...on(7), name: "RunTask", ts: 200_000, dur: 10_000, tdur: 2_000 },
+      { ...on(7), name: "EvaluateScript", ts: 200_000, dur: 10_000, tdur: 2_000 },
+      { ...on(7), name: "v8.compile", ts: 201_000, dur: 5_000 },
+    ];
+    const round = analyse(waited, URL_UNDER_TEST)!;
+    expect(round.kinds.get("script")).toBe(80);
+    expect(round.threadKinds.get("script")).toBe(32);
+    expect(round.kinds.get("layout")).toBe(20);
+    expect(round.threadKinds.get("layout")).toBe(10);
+    expect(round.threadKinds.get("parse HTML")).toBe(4);
+  });
+
   it("counts the work asked of the renderer on the page's thread: elements styled, objects laid out, text shaped", () => {
     const counted: TraceEvent[] = [
       ...events,
