@@ -16,8 +16,8 @@
  * orders page's main-thread script time (evaluation, parse and compile) at most 1.3x the floor's, every page's
  * printed beside it. That time is read from the run's trace by the thread's own clock: Lighthouse's own script
  * figure (printed too) is wall time, 4x, and on two cores the page's thread waits for a core about as long as it
- * runs, so the floor's read 301 to 500 ms between rounds of one run while its thread time stayed within 69 to 101. The score is printed too. Lighthouse
- * drives Chromium through chrome-launcher: /usr/bin/chromium (Debian) where it exists, else Playwright's own
+ * runs, so the floor's read 301 to 500 ms between rounds of one run while its thread time stayed within 69 to 101.
+ * The score is printed too. Lighthouse drives Chromium through chrome-launcher: /usr/bin/chromium (Debian) where it exists, else Playwright's own
  * Chromium; headless, and without the sandbox, which a root container cannot give.
  */
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";

@@ -96,11 +96,13 @@ export function analyse(traceEvents: TraceEvent[], url: string): Round | null {
   const kinds = new Map<string, number>();
   const threadKinds = new Map<string, number>();
   const names = new Map<string, number>();
+  // A trace recorded without thread timestamps gives no thread time at all: none, rather than a zero that reads well.
+  const threadClock = events.some((event) => event.tdur !== undefined);
   for (const [event, us] of self) {
     if (event.name === "RunTask") continue;
     const kind = kindOf(event.name);
     kinds.set(kind, (kinds.get(kind) ?? 0) + us / 1000);
-    threadKinds.set(kind, (threadKinds.get(kind) ?? 0) + Math.max(0, threadSelf.get(event)!) / 1000);
+    if (threadClock) threadKinds.set(kind, (threadKinds.get(kind) ?? 0) + Math.max(0, threadSelf.get(event)!) / 1000);
     names.set(event.name, (names.get(event.name) ?? 0) + us / 1000);
   }
   const tasks: string[] = [];

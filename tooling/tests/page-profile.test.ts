@@ -48,6 +48,8 @@ describe("page-profile's reading of a trace", () => {
     expect(round.kinds.get("layout")).toBe(20);
     expect(round.threadKinds.get("layout")).toBe(10);
     expect(round.threadKinds.get("parse HTML")).toBe(4);
+    // The first trace, recorded without thread timestamps: no thread time, not zero.
+    expect(analyse(events, URL_UNDER_TEST)!.threadKinds.size).toBe(0);
   });
 
   it("counts the work asked of the renderer on the page's thread: elements styled, objects laid out, text shaped", () => {
