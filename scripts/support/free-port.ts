@@ -13,7 +13,7 @@ import { promisify } from "node:util";
 const LOWEST = 20_000;
 
 /** Where the kernel starts handing out ports of its own: Linux says; elsewhere IANA's 49152 (macOS, Windows). */
-function ephemeralStart(): number {
+export function ephemeralStart(): number {
   try {
     const first = Number(readFileSync("/proc/sys/net/ipv4/ip_local_port_range", "utf8").trim().split(/\s+/)[0]);
     if (Number.isInteger(first) && first > 0) return first;
@@ -22,6 +22,10 @@ function ephemeralStart(): number {
   }
   return 49_152;
 }
+
+export type PortRange = { low: number; high: number };
+
+const belowTheKernel = (): PortRange => ({ low: LOWEST, high: ephemeralStart() });
 
 // Run in a short node child, so that the config files that cannot wait (playwright.config.ts) get ports too. Each
 // port is held open until all are chosen, so they are distinct; a candidate in use, or given out before by this
@@ -52,12 +56,8 @@ const CHOOSE = `
 /** Ports this process has handed out, never handed out again: callers close one before asking for the next. */
 const given = new Set<number>();
 
-const belowTheKernel = (): PortRange => ({ low: LOWEST, high: ephemeralStart() });
-
 /** Choosing takes milliseconds; a child still at it after this is stuck, and fails the caller rather than hang it. */
 const CHOOSE_TIMEOUT_MS = 15_000;
-
-export type PortRange = { low: number; high: number };
 
 function chooseArgs(count: number, range: PortRange): string[] {
   return ["-e", CHOOSE, String(count), String(range.low), String(range.high), [...given].join(",")];

@@ -1,9 +1,8 @@
 import { execFileSync } from "node:child_process";
-import { readFileSync } from "node:fs";
 import { createServer, type Server } from "node:net";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { freePort, freePortsSync } from "@/scripts/support/free-port";
+import { ephemeralStart, freePort, freePortsSync } from "@/scripts/support/free-port";
 
 const root = path.resolve(import.meta.dirname, "../..");
 
@@ -13,15 +12,6 @@ function listen(port: number): Promise<Server> {
     server.once("error", reject);
     server.listen(port, () => resolve(server));
   });
-}
-
-/** Where the kernel starts choosing ports for outgoing connections (and for listen(0)). */
-function ephemeralStart(): number {
-  try {
-    return Number(readFileSync("/proc/sys/net/ipv4/ip_local_port_range", "utf8").trim().split(/\s+/)[0]);
-  } catch {
-    return 49_152;
-  }
 }
 
 type Settled = { app: number; emulator: number; slots: number; envApp?: string; envEmulator?: string };
