@@ -56,8 +56,8 @@ const CHOOSE = `
 /** Ports this process has handed out, never handed out again: callers close one before asking for the next. */
 const given = new Set<number>();
 
-/** Choosing takes milliseconds; a child still at it after this is stuck, and fails the caller rather than hang it. */
-const CHOOSE_TIMEOUT_MS = 15_000;
+/** Choosing takes milliseconds, a node start on a crowded machine seconds; a child still at it after a minute is stuck. */
+const CHOOSE_TIMEOUT_MS = 60_000;
 
 function chooseArgs(count: number, range: PortRange): string[] {
   return ["-e", CHOOSE, String(count), String(range.low), String(range.high), [...given].join(",")];
